@@ -1,0 +1,43 @@
+# The two commands that matter: `make run` and `make test`. Everything else is a step of them.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup system-deps lint format test run bench demo-catalog clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+system-deps:
+	@scripts/ensure-system-deps.sh
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/mypy
+
+format: setup
+	$(BIN)/ruff check --fix src tests benchmarks scripts
+	$(BIN)/ruff format src tests benchmarks scripts
+
+test: setup system-deps
+	scripts/with-redis.sh bash -c '$(MAKE) --no-print-directory lint && $(BIN)/pytest'
+
+run: setup
+	$(BIN)/cartwise --help
+
+bench: setup system-deps
+	scripts/with-redis.sh $(BIN)/python -m benchmarks
+
+demo-catalog: setup
+	$(BIN)/python scripts/generate_demo_catalog.py
+
+clean:
+	rm -rf $(VENV) .cartwise .pytest_cache .mypy_cache .ruff_cache

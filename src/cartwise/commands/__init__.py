@@ -1,0 +1,15 @@
+"""CLI command groups; each module adds its commands to the root app."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+# Each module exposes `register(app)`. Add one line per command module.
+COMMAND_MODULES: list[str] = []
+
+
+def register_all(app: typer.Typer) -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"cartwise.commands.{name}").register(app)

@@ -1,0 +1,83 @@
+"""Cartwise's exceptions. Third-party errors are translated into these at backend boundaries.
+
+CartwiseError
+├── InvalidInput              bad user/file input; nothing was written
+│   ├── InvalidPreference     a preference field failed validation
+│   ├── IngestError           a catalog file cannot be read at all
+│   └── UnknownPlatform       a platform name nobody indexed
+├── NotFound                  a user's entry, thread or product does not exist
+├── StoreUnavailable          Redis / Milvus / a database cannot be reached
+├── EngineError               the LLM endpoint failed or answered garbage
+└── ConfigurationError        settings that cannot work together
+"""
+
+from __future__ import annotations
+
+
+class CartwiseError(Exception):
+    """Root of every error Cartwise raises on purpose."""
+
+
+class InvalidInput(CartwiseError):
+    """Input that cannot be accepted; the operation wrote nothing."""
+
+
+class InvalidPreference(InvalidInput):
+    """A preference entry with a field outside its allowed values."""
+
+    def __init__(self, field: str, value: object, reason: str) -> None:
+        self.field = field
+        self.value = value
+        self.reason = reason
+        super().__init__(f"invalid preference {field}={value!r}: {reason}")
+
+
+class IngestError(InvalidInput):
+    """A catalog file that cannot be ingested at all."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot ingest {path}: {reason}")
+
+
+class UnknownPlatform(InvalidInput):
+    """A platform that is not in the catalog."""
+
+    def __init__(self, platform: str, known: list[str]) -> None:
+        self.platform = platform
+        self.known = known
+        super().__init__(
+            f"unknown platform {platform!r}; known platforms: {', '.join(known) or '(none)'}"
+        )
+
+
+class NotFound(CartwiseError):
+    """Something the caller asked for does not exist (for this user)."""
+
+    def __init__(self, kind: str, key: str) -> None:
+        self.kind = kind
+        self.key = key
+        super().__init__(f"{kind} not found: {key}")
+
+
+class StoreUnavailable(CartwiseError):
+    """A backing service cannot be reached."""
+
+    def __init__(self, url: str, reason: str = "") -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"store unavailable at {url}" + (f": {reason}" if reason else ""))
+
+
+class EngineError(CartwiseError):
+    """The LLM engine failed: network, timeout, or an answer that does not validate."""
+
+    def __init__(self, operation: str, reason: str) -> None:
+        self.operation = operation
+        self.reason = reason
+        super().__init__(f"llm {operation} failed: {reason}")
+
+
+class ConfigurationError(CartwiseError):
+    """Settings that cannot work."""

@@ -1,0 +1,235 @@
+"""Session state P_t: what this shopping session is about, per thread, with a TTL.
+
+P_t has its own shape — "what am I buying, which hard facts apply, what was already
+rejected, what do I still owe the shopper" — which is not the shape of long-term likes and
+dislikes. `rejected_options` is written only by item_picker (mechanically, zero LLM tokens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+
+from cartwise.errors import InvalidPreference
+from cartwise.memory.store import (
+    SLUG_PATTERN,
+    Category,
+    Polarity,
+    Strength,
+    normalize_keywords,
+    utcnow,
+)
+
+
+class SessionConstraint(BaseModel):
+    """A this-session-only like/dislike (e.g. "这次不要黑色的")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    polarity: Polarity
+    category: Category
+    slug: str
+    """Canonical identifier, same format as a long-term slug."""
+    strength: Strength = Strength.HARD
+    keywords: list[str] = Field(default_factory=list)
+    """Surface forms for filtering, every language seen."""
+
+    @field_validator("slug")
+    @classmethod
+    def _check_slug(cls, value: str) -> str:
+        if not SLUG_PATTERN.fullmatch(value):
+            raise InvalidPreference(
+                "slug", value, "must be lowercase ASCII words joined by hyphens"
+            )
+        return value
+
+    @field_validator("keywords")
+    @classmethod
+    def _check_keywords(cls, value: list[str]) -> list[str]:
+        return normalize_keywords(value)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def key(self) -> str:
+        """`category:slug`, derived. No domain: one session rarely spans domains."""
+        return f"{self.category.value}:{self.slug}"
+
+
+class RejectedOption(BaseModel):
+    """A candidate item_picker eliminated, and why. Never turned into a dislike."""
+
+    model_config = ConfigDict(frozen=True)
+
+    platform: str
+    item_id: str
+    title: str
+    reason: str
+    """Mechanical reason, e.g. "over budget (629 > 300 CNY)", "contains excluded term plastic"."""
+
+
+class DecisionRecord(BaseModel):
+    """An operational fact that fits nowhere else ("use the default shipping address")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    made_at: datetime = Field(default_factory=utcnow)
+
+
+class SessionPrefState(BaseModel):
+    """P_t for one thread."""
+
+    thread: str
+    category: str = ""
+    """Coarse product domain of this session (electronics, shoes, ...)."""
+    current_intent: str = ""
+    """A full sentence: "买一双跑步鞋 / buy running shoes"."""
+    constraints: list[SessionConstraint] = Field(default_factory=list)
+    slots: dict[str, str] = Field(default_factory=dict)
+    """Single-valued objective facts (size=42, budget_max=500): overwrite semantics."""
+    rejected_options: list[RejectedOption] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+    resolved_questions: list[str] = Field(default_factory=list)
+    decisions_made: list[DecisionRecord] = Field(default_factory=list)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def is_empty(self) -> bool:
+        return not (
+            self.category
+            or self.current_intent
+            or self.constraints
+            or self.slots
+            or self.rejected_options
+            or self.open_questions
+            or self.decisions_made
+        )
+
+
+class SessionPatch(BaseModel):
+    """A change to P_t. Applied atomically by `SessionStore.patch` with these semantics:
+    intent replaced when given; slots overwritten key by key (an empty value deletes the
+    slot); constraints upserted by key; open questions added; resolved questions removed by
+    exact match; decisions appended without duplicates; rejected options appended without
+    duplicates by (platform, item_id) and capped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    category: str | None = None
+    current_intent: str | None = None
+    slots_patch: dict[str, str] = Field(default_factory=dict)
+    constraints: list[SessionConstraint] = Field(default_factory=list)
+    remove_constraints: list[str] = Field(default_factory=list)
+    """Constraint keys (category:slug) to drop, e.g. after a retraction."""
+    new_open_questions: list[str] = Field(default_factory=list)
+    resolved_questions: list[str] = Field(default_factory=list)
+    decisions_made: list[str] = Field(default_factory=list)
+    rejected_options: list[RejectedOption] = Field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        return self == SessionPatch()
+
+
+def apply_patch(
+    state: SessionPrefState, patch: SessionPatch, *, max_rejected: int
+) -> SessionPrefState:
+    """The pure patch semantics every backend shares (backends add atomicity around it)."""
+    slots = dict(state.slots)
+    for name, value in patch.slots_patch.items():
+        if value == "":
+            slots.pop(name, None)
+        else:
+            slots[name] = value
+
+    constraints = {
+        c.key: c for c in state.constraints if c.key not in set(patch.remove_constraints)
+    }
+    for constraint in patch.constraints:
+        constraints[constraint.key] = constraint
+
+    resolved = set(patch.resolved_questions)
+    open_questions = [q for q in state.open_questions if q not in resolved]
+    for question in patch.new_open_questions:
+        if question not in open_questions and question not in resolved:
+            open_questions.append(question)
+    resolved_history = [*state.resolved_questions]
+    for question in patch.resolved_questions:
+        if question in state.open_questions and question not in resolved_history:
+            resolved_history.append(question)
+
+    decisions = list(state.decisions_made)
+    known = {d.text for d in decisions}
+    for text in patch.decisions_made:
+        if text not in known:
+            decisions.append(DecisionRecord(text=text))
+            known.add(text)
+
+    rejected = list(state.rejected_options)
+    seen = {(r.platform, r.item_id) for r in rejected}
+    for option in patch.rejected_options:
+        if (option.platform, option.item_id) not in seen:
+            rejected.append(option)
+            seen.add((option.platform, option.item_id))
+    rejected = rejected[-max_rejected:]
+
+    return state.model_copy(
+        update={
+            "category": patch.category if patch.category is not None else state.category,
+            "current_intent": (
+                patch.current_intent if patch.current_intent is not None else state.current_intent
+            ),
+            "slots": slots,
+            "constraints": list(constraints.values()),
+            "open_questions": open_questions,
+            "resolved_questions": resolved_history,
+            "decisions_made": decisions,
+            "rejected_options": rejected,
+            "updated_at": utcnow(),
+        }
+    )
+
+
+class ChatMessage(BaseModel):
+    """One message of a thread's recent history."""
+
+    role: Literal["user", "assistant"]
+    content: str
+    at: datetime = Field(default_factory=utcnow)
+
+
+@runtime_checkable
+class SessionStore(Protocol):
+    """P_t and recent messages per thread, both expiring after the session TTL.
+
+    Threads belong to a user: every call names the owner, and a thread owned by someone
+    else reads as absent (the API turns that into 404)."""
+
+    def get(self, user: str, thread: str) -> SessionPrefState:
+        """The thread's state; a fresh empty state when absent or expired."""
+        ...
+
+    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+        """Apply `patch` atomically (see `SessionPatch`) and refresh the TTL."""
+        ...
+
+    def clear(self, user: str, thread: str) -> bool: ...
+
+    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+        """Append to the thread's history, keeping only the most recent ones."""
+        ...
+
+    def messages(self, user: str, thread: str) -> list[ChatMessage]: ...
+
+    def threads(self, user: str) -> list[str]:
+        """The user's live (unexpired) threads."""
+        ...
+
+    def owner(self, thread: str) -> str | None:
+        """Who owns a live thread, or None when it does not exist."""
+        ...
+
+    def close(self) -> None: ...

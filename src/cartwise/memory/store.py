@@ -1,0 +1,244 @@
+"""Long-term preference memory: the `PreferenceEntry` model and the `PreferenceStore` seam.
+
+An entry's identity is `dedup_key = polarity:category:domain:slug`, a read-only property
+derived from its fields: nobody (no LLM, no caller) ever supplies a key string, so the key
+and the fields can never disagree. The domain is part of the write-side identity only; at
+read time domain-scoped entries apply by semantic relevance to the query, never by string
+match (domains drift: "clothing" vs "apparel" vs "服装").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+
+from cartwise.errors import InvalidPreference
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
+MAX_KEYWORDS = 24
+
+
+class Polarity(StrEnum):
+    LIKE = "like"
+    DISLIKE = "dislike"
+
+    @property
+    def opposite(self) -> Polarity:
+        return Polarity.DISLIKE if self is Polarity.LIKE else Polarity.LIKE
+
+
+class Category(StrEnum):
+    MATERIAL = "material"
+    STYLE = "style"
+    BRAND = "brand"
+    BUDGET = "budget"
+    COLOR = "color"
+    SIZE = "size"
+    OTHER = "other"
+
+
+class Strength(StrEnum):
+    HARD = "hard"
+    SOFT = "soft"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Provenance(BaseModel):
+    """Where an entry came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_turn: str = ""
+    """Identifier of the turn (thread and message) that produced or last refreshed the entry."""
+    source_text: str = ""
+    """The user's words the entry was derived from (personal data: never logged by default)."""
+    created_at: datetime = Field(default_factory=utcnow)
+    """When the entry was first written."""
+    updated_at: datetime = Field(default_factory=utcnow)
+    """When the entry was last merged or refreshed."""
+
+
+def normalize_keywords(keywords: Sequence[str]) -> list[str]:
+    """Trim, drop empties and case-insensitive duplicates, keep first-seen order."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for raw in keywords:
+        word = raw.strip()
+        folded = word.casefold()
+        if word and folded not in seen:
+            seen.add(folded)
+            out.append(word)
+    return out[:MAX_KEYWORDS]
+
+
+class PreferenceEntry(BaseModel):
+    """One atomic, long-term fact about what a shopper likes or refuses."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    polarity: Polarity
+    """like or dislike. A "不要X"/"no X" statement is ALWAYS a dislike."""
+    category: Category
+    """Closed enum: material, style, brand, budget, color, size, other."""
+    domain: str = ""
+    """Product domain the preference was stated about (electronics, clothing, ...), lowercase
+    ASCII. Empty means global. When unsure, leave it empty. Safety (allergies, health) is
+    always global."""
+    slug: str
+    """One atomic canonical identifier: lowercase ASCII, hyphen-separated, singular English
+    (plastic, leather, nike, purple, 42)."""
+    strength: Strength = Strength.SOFT
+    """hard: must be obeyed (filters); soft: a leaning (ranking only)."""
+    keywords: list[str] = Field(default_factory=list)
+    """Surface forms used for hard filtering, in every language seen: ["plastic", "塑料"]."""
+    provenance: Provenance = Field(default_factory=Provenance)
+    """Source turn and times."""
+
+    @field_validator("polarity", mode="before")
+    @classmethod
+    def _check_polarity(cls, value: object) -> object:
+        if value not in {p.value for p in Polarity} and not isinstance(value, Polarity):
+            raise InvalidPreference("polarity", value, "must be 'like' or 'dislike'")
+        return value
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _check_category(cls, value: object) -> object:
+        if value not in {c.value for c in Category} and not isinstance(value, Category):
+            allowed = ", ".join(c.value for c in Category)
+            raise InvalidPreference("category", value, f"must be one of {allowed}")
+        return value
+
+    @field_validator("strength", mode="before")
+    @classmethod
+    def _check_strength(cls, value: object) -> object:
+        if value not in {s.value for s in Strength} and not isinstance(value, Strength):
+            raise InvalidPreference("strength", value, "must be 'hard' or 'soft'")
+        return value
+
+    @field_validator("slug")
+    @classmethod
+    def _check_slug(cls, value: str) -> str:
+        if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
+            raise InvalidPreference(
+                "slug", value, "must be lowercase ASCII words joined by hyphens (e.g. 'plastic')"
+            )
+        return value
+
+    @field_validator("domain")
+    @classmethod
+    def _check_domain(cls, value: str) -> str:
+        if not DOMAIN_PATTERN.fullmatch(value) or len(value) > 48:
+            raise InvalidPreference(
+                "domain", value, "must be empty (global) or lowercase ASCII like 'electronics'"
+            )
+        return value
+
+    @field_validator("keywords")
+    @classmethod
+    def _check_keywords(cls, value: list[str]) -> list[str]:
+        return normalize_keywords(value)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def dedup_key(self) -> str:
+        """`polarity:category:domain:slug`, derived; never supplied by anyone."""
+        return f"{self.polarity.value}:{self.category.value}:{self.domain}:{self.slug}"
+
+    @property
+    def opposite_key(self) -> str:
+        """The key of the same fact with the other polarity (which must never coexist)."""
+        return f"{self.polarity.opposite.value}:{self.category.value}:{self.domain}:{self.slug}"
+
+    @property
+    def is_hard_dislike(self) -> bool:
+        return self.polarity is Polarity.DISLIKE and self.strength is Strength.HARD
+
+    def embedding_text(self) -> str:
+        """The text embedded once at write time for `rank_relevant`."""
+        words = " ".join(self.keywords)
+        scope = f" ({self.domain})" if self.domain else ""
+        return f"{self.slug.replace('-', ' ')} {words}{scope}".strip()
+
+    def merged_with(self, newer: PreferenceEntry) -> PreferenceEntry:
+        """Same key written again: merge keywords, take the newer strength, refresh time."""
+        provenance = Provenance(
+            source_turn=newer.provenance.source_turn or self.provenance.source_turn,
+            source_text=newer.provenance.source_text or self.provenance.source_text,
+            created_at=self.provenance.created_at,
+            updated_at=newer.provenance.updated_at,
+        )
+        return self.model_copy(
+            update={
+                "keywords": normalize_keywords([*self.keywords, *newer.keywords]),
+                "strength": newer.strength,
+                "provenance": provenance,
+            }
+        )
+
+    @classmethod
+    def parse_key(cls, key: str) -> tuple[str, str, str, str]:
+        """Split a dedup_key into its four parts (for supersede requests and the CLI)."""
+        parts = key.split(":")
+        if len(parts) != 4:
+            raise InvalidPreference("dedup_key", key, "must be polarity:category:domain:slug")
+        polarity, category, domain, slug = parts
+        return polarity, category, domain, slug
+
+
+class ScoredPreference(BaseModel):
+    """A stored preference with its semantic relevance to a query."""
+
+    entry: PreferenceEntry
+    score: float
+    """Cosine similarity between the query and the entry's stored vector."""
+
+
+@runtime_checkable
+class PreferenceStore(Protocol):
+    """Per-user long-term preferences. Every call names the user; none reads across users.
+
+    Implementations must be safe under concurrent writers (processes included): an upsert is
+    atomic, a supersede + upsert is one atomic step, and a crash leaves only whole entries.
+    """
+
+    def upsert(
+        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+    ) -> PreferenceEntry:
+        """Insert or merge by `dedup_key`; in the same atomic step delete the keys in
+        `supersede` and the entry's opposite-polarity twin. Returns the stored entry."""
+        ...
+
+    def supersede(self, user: str, keys: Sequence[str]) -> int:
+        """Delete entries by key; returns how many existed."""
+        ...
+
+    def get(self, user: str, key: str) -> PreferenceEntry | None: ...
+
+    def list(self, user: str) -> list[PreferenceEntry]:
+        """All of a user's entries, oldest first."""
+        ...
+
+    def delete(self, user: str, key: str) -> bool: ...
+
+    def rank_relevant(self, user: str, query: str, k: int) -> list[ScoredPreference]:
+        """The user's entries ranked by semantic relevance to `query`, best first (top k).
+        Embeds only the query: entry vectors were computed when the entries were written."""
+        ...
+
+    def read_relevant(
+        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
+    ) -> list[PreferenceEntry]:
+        """Global entries always, plus domain-scoped entries relevant to the query."""
+        ...
+
+    def close(self) -> None: ...

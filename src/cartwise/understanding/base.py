@@ -1,0 +1,139 @@
+"""The `Engine` seam: what the planner and the curator produce, and the protocol both
+engines (rules, llm) implement.
+
+Every field is validated by code (closed enums, slug format) and every key is derived by
+code; an engine's output that does not validate is rejected whole, never half-applied.
+Field docstrings double as instructions in the LLM engine's schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+
+Language = Literal["zh", "en"]
+Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
+Scope = Literal["long_term", "session"]
+
+
+class StatedPreference(BaseModel):
+    """A like or dislike the user stated in this message."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    polarity: Polarity
+    """like or dislike; anything inside a negation (不要/别/no/without/avoid) is a dislike."""
+    category: Category
+    slug: str
+    """Canonical lowercase ASCII identifier (plastic, leather, nike, purple)."""
+    domain: str = ""
+    """Product domain it was said about; empty when unsure or when it is a safety matter."""
+    strength: Strength = Strength.SOFT
+    keywords: list[str] = Field(default_factory=list)
+    """Surface forms in every language seen, for hard filtering."""
+    scope: Scope = "long_term"
+    """long_term (a standing preference) or session (only for this shopping session)."""
+
+
+class PlannerOutput(BaseModel):
+    """What the planner makes of one user message."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    language: Language = "zh"
+    intent: Intent = "search"
+    """search for products, compare prices, state a preference only, answer a question the
+    assistant asked, or chit-chat."""
+    domain: str = ""
+    """Product domain of the request (electronics, clothing, shoes, home, beauty, food,
+    sports, baby, tools) or empty."""
+    query: str = ""
+    """Text to search with: the product and its positive qualities, negated terms removed."""
+    current_intent: str = ""
+    """A full sentence describing what the shopper is trying to do in this session."""
+    slots: dict[str, str] = Field(default_factory=dict)
+    """Single-valued facts, snake_case English names: size, budget_max, budget_min,
+    budget_currency, color, quantity ... values as strings."""
+    constraints: list[SessionConstraint] = Field(default_factory=list)
+    """This-session-only likes/dislikes."""
+    stated: list[StatedPreference] = Field(default_factory=list)
+    """Likes and dislikes stated in this message (long-term and session)."""
+    retracted: list[str] = Field(default_factory=list)
+    """dedup_keys or category:slug keys the user took back ("其实塑料也可以")."""
+    brands: list[str] = Field(default_factory=list)
+    """Brands the user explicitly asked for (exact filter)."""
+    platforms: list[str] = Field(default_factory=list)
+    """Platforms the user explicitly named."""
+    answered_questions: list[str] = Field(default_factory=list)
+    """Open questions (verbatim) this message answers."""
+
+
+class CuratorTurn(BaseModel):
+    """Everything the curator may look at: the user's words and current memory — never
+    product descriptions or tool output."""
+
+    user_message: str
+    planner: PlannerOutput
+    """The planner's output for this same turn (reused, not re-parsed)."""
+    session: SessionPrefState
+    memory: list[PreferenceEntry] = Field(default_factory=list)
+    asked_questions: list[str] = Field(default_factory=list)
+    """Questions the assistant asked in this turn's reply (become open questions)."""
+    source_turn: str = ""
+
+
+class CuratorOutput(BaseModel):
+    """The curator's decision: long-term upserts with the keys they supersede, and a
+    session patch."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    long_term: list[PreferenceEntry] = Field(default_factory=list)
+    supersede: list[str] = Field(default_factory=list)
+    """Existing dedup_keys to retire (a flipped polarity, a retraction)."""
+    session_patch: SessionPatch = Field(default_factory=SessionPatch)
+
+
+class ReplyItem(BaseModel):
+    platform: str
+    title: str
+    price: float
+    currency: str
+    price_base: float
+    why: list[str] = Field(default_factory=list)
+
+
+class ReplyFacts(BaseModel):
+    """The facts a reply is written from; both engines get exactly these."""
+
+    language: Language
+    query: str
+    items: list[ReplyItem] = Field(default_factory=list)
+    applied: list[str] = Field(default_factory=list)
+    """Preferences, slots and constraints that shaped the results, human-readable."""
+    filtered_out: dict[str, int] = Field(default_factory=dict)
+    """Rejection reason → how many candidates it removed."""
+    question: str = ""
+    """A clarifying question to ask, if any."""
+    personalization: bool = False
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """Planner, curator and reply writer behind one interface."""
+
+    @property
+    def name(self) -> str: ...
+
+    def plan(
+        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
+    ) -> PlannerOutput: ...
+
+    def curate(self, turn: CuratorTurn) -> CuratorOutput: ...
+
+    def write_reply(self, facts: ReplyFacts) -> str: ...

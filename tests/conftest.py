@@ -1,0 +1,51 @@
+"""Shared fixtures. Test doubles live in `tests/doubles.py`, factories in `tests/factories.py`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cartwise.settings import Settings
+
+SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Settings isolated in a temporary home, hashing embedder, no `.env`."""
+    return Settings(_env_file=None, cartwise_home=tmp_path / "home", embedder="hashing:256")  # type: ignore[call-arg]
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The redis-server `make test` started. Outside `make test` the Redis tests skip;
+    in CI a missing server is a failure, not a skip."""
+    url = os.environ.get("CARTWISE_TEST_REDIS_URL")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("CARTWISE_TEST_REDIS_URL is not set: run the tests through `make test`")
+        pytest.skip("no test redis-server (run through `make test`)")
+    return url
+
+
+@pytest.fixture
+def clean_redis(redis_url: str) -> Iterator[str]:
+    """The test Redis, flushed before and after the test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    yield redis_url
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """`../shared/data`; tests that need it skip cleanly when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is absent")
+    return SHARED_DATA.resolve()
