@@ -32,7 +32,9 @@ DEFAULT_FX_TO_CNY: dict[str, float] = {
 class Settings(BaseSettings):
     """Cartwise settings. Environment variables use the field name in upper case."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", use_attribute_docstrings=True
+    )
 
     cartwise_home: Path = Path("./.cartwise")
     """Data directory: SQLite databases, the vector index, caches, reports."""
