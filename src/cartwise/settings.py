@@ -112,6 +112,12 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=2000, ge=1)
     """Longest accepted user message."""
 
+    agent_search_k: int = Field(default=12, ge=1, le=100)
+    """Candidates fetched per platform in one turn, before item_picker's hard filters."""
+
+    agent_max_picks: int = Field(default=8, ge=1, le=50)
+    """Most products one reply shows (picked round-robin across platforms)."""
+
     max_request_bytes: int = Field(default=65536, ge=1024)
     """Largest accepted HTTP request body."""
 
