@@ -1,0 +1,29 @@
+"""Product indexes and the one function that picks a backend from settings."""
+
+from __future__ import annotations
+
+import re
+
+from cartwise.recall.indexes.base import IndexHit, ProductIndex, SearchFilters
+from cartwise.settings import Settings
+
+__all__ = ["IndexHit", "ProductIndex", "SearchFilters", "create_index", "index_name"]
+
+
+def index_name(dim: int, embedder_name: str = "") -> str:
+    """A per-embedder catalog name: vectors of two models never share one index."""
+    slug = re.sub(r"[^a-z0-9]+", "_", embedder_name.lower()).strip("_")
+    return f"{slug}_{dim}" if slug else f"d{dim}"
+
+
+def create_index(settings: Settings, dim: int, *, embedder_name: str = "") -> ProductIndex:
+    """The index `settings.index_backend` names: embedded FAISS (default) or Milvus."""
+    name = index_name(dim, embedder_name)
+    if settings.index_backend == "milvus":
+        from cartwise.recall.indexes.milvus import MilvusIndex
+
+        uri = settings.milvus_uri or str(settings.home / "milvus.db")
+        return MilvusIndex(uri, dim, collection=f"products_{name}")
+    from cartwise.recall.indexes.faiss import FaissIndex
+
+    return FaissIndex(settings.home / "index" / name, dim)

@@ -6,7 +6,7 @@ query, never scores: a result outside the filter is a bug, not a low-ranked hit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -66,6 +66,15 @@ class ProductIndex(Protocol):
 
     def platforms(self) -> list[str]:
         """Every platform with at least one product."""
+        ...
+
+    def iter_products(self) -> Iterator[Product]:
+        """Every stored product (the lexical index is rebuilt from these)."""
+        ...
+
+    def vectors(self, keys: Sequence[str]) -> Matrix:
+        """Stored item vectors for `keys`, in order (zero rows for unknown keys): the
+        service splits a hit's score into its query and user parts with them."""
         ...
 
     def search(

@@ -1,0 +1,217 @@
+"""BM25 over product texts (bm25s), with a tokenizer for Chinese and English titles.
+
+Dense vectors blur model numbers ("5900X" and "5950X" embed almost identically) and short
+Chinese queries; BM25 on the right tokens keeps them apart. Tokens:
+- Chinese runs: jieba search-mode words plus character bigrams (bigrams catch brand and
+  product words jieba's dictionary does not know; jieba catches the common words).
+- Latin runs: lowercase words; a model number ("wh-1000xm5", "5900x", "xg43uq") is kept whole
+  and also split at hyphens and letter/digit boundaries, so "WH-1000XM5" matches a title that
+  writes "WH1000XM5" or "1000XM5".
+
+The index is rebuilt lazily from the product index's rows (the one source of truth), and a
+token cache keyed by text hash, persisted in CARTWISE_HOME, keeps that rebuild cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cartwise.catalog.product import Product
+from cartwise.log import logger
+from cartwise.recall.indexes.base import SearchFilters
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
+_LETTER_DIGIT_SPLIT = re.compile(r"[a-z]+|[0-9]+")
+_HAS_LETTER = re.compile(r"[a-z]")
+_HAS_DIGIT = re.compile(r"[0-9]")
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "the",
+        "of",
+        "for",
+        "with",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "or",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "all",
+        "any",
+        "find",
+        "offers",
+        "offer",
+        "me",
+        "i",
+        "my",
+        "need",
+        "want",
+        "please",
+        "buy",
+    ]
+)
+
+
+def _jieba_words(run: str) -> list[str]:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return [w for w in jieba.lcut_for_search(run) if w.strip()]
+
+
+def model_tokens(text: str) -> list[str]:
+    """Model-number-like tokens (letters and digits mixed, ≥ 3 chars), lowercase, whole."""
+    return [
+        token
+        for token in _LATIN_TOKEN.findall(text.lower())
+        if len(token) >= 3 and _HAS_LETTER.search(token) and _HAS_DIGIT.search(token)
+    ]
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens for BM25: see the module docstring."""
+    lowered = text.lower()
+    tokens: list[str] = []
+    for run in _CJK_RUN.findall(lowered):
+        tokens.extend(_jieba_words(run))
+        tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+        if len(run) == 1:
+            tokens.append(run)
+    for word in _LATIN_TOKEN.findall(_CJK_RUN.sub(" ", lowered)):
+        if word in _STOPWORDS:
+            continue
+        tokens.append(word)
+        parts = re.split(r"[-_./+]", word)
+        if len(parts) > 1:
+            tokens.extend(p for p in parts if p)
+            tokens.append("".join(parts))
+        for part in parts:
+            pieces = _LETTER_DIGIT_SPLIT.findall(part)
+            if len(pieces) > 1:
+                tokens.extend(p for p in pieces if len(p) > 1 or p.isdigit())
+    return tokens
+
+
+def lexical_text(product: Product) -> str:
+    """What BM25 indexes: title, brand, the platform's category and salient attributes."""
+    attrs = " ".join(
+        v for k in ("material", "color", "style", "model") for v in product.attributes.get(k, [])
+    )
+    return " ".join(p for p in (product.title, product.brand, product.category_raw, attrs) if p)
+
+
+class _TokenCache:
+    """text hash → tokens, persisted as JSON (temp file + os.replace)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._path = path
+        self._tokens: dict[str, list[str]] = {}
+        self._dirty = False
+        if path is not None and path.is_file():
+            try:
+                self._tokens = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                logger.warning("ignoring unreadable token cache %s: %s", path, exc)
+
+    def tokens(self, text: str) -> list[str]:
+        digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        cached = self._tokens.get(digest)
+        if cached is None:
+            cached = self._tokens[digest] = tokenize(text)
+            self._dirty = True
+        return cached
+
+    def save(self, live_texts: Iterable[str]) -> None:
+        if self._path is None or not self._dirty:
+            return
+        live = {hashlib.blake2b(t.encode(), digest_size=12).hexdigest() for t in live_texts}
+        kept = {h: t for h, t in self._tokens.items() if h in live}
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self._path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(kept, handle, ensure_ascii=False)
+        os.replace(tmp, self._path)
+        self._tokens, self._dirty = kept, False
+
+
+class LexicalIndex:
+    """BM25 over the products `source()` yields; rebuilt after `invalidate()`."""
+
+    def __init__(
+        self, source: Callable[[], Iterable[Product]], *, cache_path: Path | None = None
+    ) -> None:
+        self._source = source
+        self._cache = _TokenCache(cache_path)
+        self._lock = threading.Lock()
+        self._products: list[Product] = []
+        self._retriever: Any = None
+        self._stale = True
+
+    def invalidate(self) -> None:
+        """The product index changed: rebuild before the next search."""
+        with self._lock:
+            self._stale = True
+
+    def _ensure_built(self) -> None:
+        if not self._stale:
+            return
+        import bm25s
+
+        products = list(self._source())
+        texts = [lexical_text(p) for p in products]
+        corpus = [self._cache.tokens(t) or ["\x00empty"] for t in texts]
+        retriever: Any = None
+        if corpus:
+            retriever = bm25s.BM25()
+            retriever.index(corpus, show_progress=False)
+        self._cache.save(texts)
+        self._products, self._retriever, self._stale = products, retriever, False
+
+    def search(
+        self, query: str, k: int, filters: SearchFilters | None = None
+    ) -> list[tuple[Product, float]]:
+        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly."""
+        with self._lock:
+            self._ensure_built()
+            if self._retriever is None or k <= 0:
+                return []
+            tokens = [t for t in tokenize(query) if t in self._retriever.vocab_dict]
+            if not tokens:
+                return []
+            scores = np.asarray(self._retriever.get_scores(tokens), dtype=np.float32)
+            products = self._products
+        hits: list[tuple[Product, float]] = []
+        for position in _descending_positive(scores):
+            product = products[int(position)]
+            if filters is None or filters.accepts(product):
+                hits.append((product, float(scores[position])))
+                if len(hits) == k:
+                    break
+        return hits
+
+
+def _descending_positive(scores: np.ndarray[Any, np.dtype[np.float32]]) -> Sequence[int]:
+    positive = np.flatnonzero(scores > 0)
+    order = np.lexsort((positive, -scores[positive]))
+    return [int(i) for i in positive[order]]

@@ -1,0 +1,196 @@
+"""`RecallService`: the one recall object the rest of the app uses (three towers + hybrid).
+
+Towers: the item tower is the index (product vectors); the query tower is `embed_query(query)`;
+the user tower is `embed_query(profile)` where the profile is like-only text and is built only
+when non-empty — no likes, no user vector, personalization inactive. Dislikes never reach a
+vector: embedders hear "塑料" in "不要塑料" (negation collapse), so a dislike in the user tower
+would pull plastic products *up*.
+
+The request vector is r = normalize(q + β·u). Hybrid mode fuses the dense ranking over r with
+BM25 over the query text by reciprocal-rank fusion, then lifts products whose title contains
+a model number of the query verbatim ("5900X", "XG43UQ", "WH-1000XM5") above everything else:
+a shopper who types a model number wants that model, not its nearest neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from cartwise.catalog.product import Product
+from cartwise.errors import InvalidInput, UnknownPlatform
+from cartwise.recall.embedders.base import Embedder, Matrix, normalize_vector
+from cartwise.recall.indexes import create_index
+from cartwise.recall.indexes.base import ProductIndex, SearchFilters
+from cartwise.recall.lexical import LexicalIndex, model_tokens, tokenize
+from cartwise.settings import Settings
+
+SearchMode = Literal["hybrid", "dense", "lexical"]
+
+RRF_K = 60
+"""Reciprocal-rank-fusion constant (the usual 60: flattens the head, rewards agreement)."""
+CANDIDATE_DEPTH = 100
+"""How deep each retriever's list goes before fusion."""
+EXACT_MODEL_BOOST = 1.0
+"""Added per matched model number; larger than any RRF sum (≤ 2/61) so exact models lead."""
+
+
+class SearchHit(BaseModel):
+    """One result with its score parts, so personalization's effect is observable."""
+
+    product: Product
+    score: float
+    """Ranking score of the mode: cosine to the request vector (dense), BM25 (lexical), or
+    RRF plus the exact-model boost (hybrid)."""
+    score_query: float
+    """Cosine of the query vector q and the item vector."""
+    score_user: float = 0.0
+    """Cosine of the user vector u and the item vector; 0 when personalization is inactive."""
+    score_lexical: float = 0.0
+    """BM25 score of the query text against the product (0 when it shares no token)."""
+
+
+class SearchResponse(BaseModel):
+    """The results of one search and whether the user tower took part."""
+
+    personalization: bool
+    """True when a like-only profile produced a user vector that shaped the request."""
+    results: list[SearchHit] = Field(default_factory=list)
+
+
+class RecallService:
+    """Index + lexical index + embedder, behind upsert/delete/search."""
+
+    def __init__(
+        self,
+        index: ProductIndex,
+        embedder: Embedder,
+        *,
+        beta: float,
+        lexical: LexicalIndex | None = None,
+    ) -> None:
+        if index.dim != embedder.dim:
+            raise InvalidInput(
+                f"index is {index.dim}-d but embedder {embedder.name} is {embedder.dim}-d"
+            )
+        self.index = index
+        self.embedder = embedder
+        self.beta = beta
+        self.lexical = lexical or LexicalIndex(index.iter_products)
+
+    @classmethod
+    def open(cls, settings: Settings, embedder: Embedder) -> RecallService:
+        """The configured index for this embedder, with a lexical index persisted beside it."""
+        index = create_index(settings, embedder.dim, embedder_name=embedder.name)
+        cache = settings.home / "lexical" / f"{embedder.dim}_tokens.json"
+        lexical = LexicalIndex(index.iter_products, cache_path=cache)
+        return cls(index, embedder, beta=settings.recall_user_beta, lexical=lexical)
+
+    # -- catalog -------------------------------------------------------------------------
+
+    def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
+        """Insert or replace by `Product.key` (vectors from `embedder.embed_documents`)."""
+        self.index.upsert(products, vectors)
+        self.lexical.invalidate()
+
+    def delete(self, keys: Sequence[str]) -> int:
+        removed = self.index.delete(keys)
+        if removed:
+            self.lexical.invalidate()
+        return removed
+
+    def count(self) -> int:
+        return self.index.count()
+
+    def platforms(self) -> list[str]:
+        return self.index.platforms()
+
+    def get(self, key: str) -> Product | None:
+        return self.index.get(key)
+
+    def close(self) -> None:
+        self.index.close()
+
+    # -- search --------------------------------------------------------------------------
+
+    def check_filters(self, filters: SearchFilters | None) -> None:
+        """Unknown platforms are an error, not an empty result the shopper can't explain."""
+        if filters is None or not filters.platforms:
+            return
+        known = self.platforms()
+        for platform in filters.platforms:
+            if platform not in known:
+                raise UnknownPlatform(platform, known)
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        filters: SearchFilters | None = None,
+        profile: str | None = None,
+        mode: SearchMode = "hybrid",
+    ) -> SearchResponse:
+        """Top-k products for `query` within `filters`; `profile` is like-only text."""
+        if not query.strip():
+            raise InvalidInput("the search query is empty")
+        if k < 1:
+            raise InvalidInput(f"k must be at least 1, got {k}")
+        self.check_filters(filters)
+        q = self.embedder.embed_query(query)
+        u = self.embedder.embed_query(profile) if profile and profile.strip() else None
+        personalization = u is not None and self.beta > 0
+        request = normalize_vector(q + self.beta * u) if personalization and u is not None else q
+
+        depth = max(CANDIDATE_DEPTH, k)
+        dense: list[tuple[Product, float]] = []
+        lexical: list[tuple[Product, float]] = []
+        if mode != "lexical":
+            dense = [(hit.product, hit.score) for hit in self.index.search(request, depth, filters)]
+        if mode != "dense":
+            lexical = self.lexical.search(query, depth, filters)
+        if mode == "dense":
+            ranked = dense[:k]
+        elif mode == "lexical":
+            ranked = lexical[:k]
+        else:
+            ranked = fuse(query, dense, lexical, k)
+        bm25 = {p.key: s for p, s in lexical}
+        items = self.index.vectors([p.key for p, _ in ranked])
+        query_scores = items @ q
+        user_scores = items @ u if personalization and u is not None else np.zeros(len(ranked))
+        hits = [
+            SearchHit(
+                product=product,
+                score=score,
+                score_query=float(query_scores[i]),
+                score_user=float(user_scores[i]),
+                score_lexical=bm25.get(product.key, 0.0),
+            )
+            for i, (product, score) in enumerate(ranked)
+        ]
+        return SearchResponse(personalization=personalization, results=hits)
+
+
+def fuse(
+    query: str,
+    dense: list[tuple[Product, float]],
+    lexical: list[tuple[Product, float]],
+    k: int,
+) -> list[tuple[Product, float]]:
+    """Reciprocal-rank fusion of two filtered rankings, plus the exact-model boost."""
+    fused: dict[str, float] = {}
+    products: dict[str, Product] = {}
+    for ranking in (dense, lexical):
+        for rank, (product, _) in enumerate(ranking):
+            fused[product.key] = fused.get(product.key, 0.0) + 1.0 / (RRF_K + rank + 1)
+            products[product.key] = product
+    wanted = set(model_tokens(query))
+    if wanted:
+        for key, product in products.items():
+            fused[key] += EXACT_MODEL_BOOST * len(wanted & set(tokenize(product.title)))
+    order = sorted(products, key=lambda key: (-fused[key], key))[:k]
+    return [(products[key], fused[key]) for key in order]
