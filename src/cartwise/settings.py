@@ -103,6 +103,11 @@ class Settings(BaseSettings):
     llm_max_tokens: int = Field(default=1024, ge=16)
     """Upper bound on tokens the LLM may generate per call."""
 
+    llm_structured_method: Literal["json_schema", "function_calling"] = "json_schema"
+    """How structured output is requested: a `response_format` JSON schema (most local
+    OpenAI-compatible servers) or a forced tool call. A JSON object in the plain content
+    is accepted either way."""
+
     auth_secret: str = "change-me-in-production-cartwise-dev-secret"
     """Secret that signs bearer tokens. Set a long random value in production."""
 

@@ -1,0 +1,182 @@
+"""Cross-checks of an LLM answer against the rules engine's reading of the same message.
+
+The known failure (seed M7.5, BRIEF §4): a model labels "不要X" a *like*; X then bypasses
+the hard filter and enters the user vector. The rules engine's negation scopes are exact,
+so when it saw a slug inside a negation and the model said like, the entry is corrected to
+a dislike. Two more guards: safety statements (allergies) are forced global and hard, and a
+long-term entry whose slug and keywords appear nowhere in the shopper's words (nor in the
+rules reading) is dropped — that is how "这件超预算了" stays from becoming a brand dislike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+from cartwise.memory.session_state import SessionConstraint
+from cartwise.memory.store import Polarity, PreferenceEntry, Strength, normalize_keywords
+from cartwise.understanding.base import CuratorOutput, PlannerOutput, StatedPreference
+
+SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RulesReading:
+    """What the rules engine found in the message: slugs with their surface forms."""
+
+    negated: dict[str, frozenset[str]]
+    """Slugs the rules engine saw inside a negation scope → their casefolded keywords."""
+    seen: dict[str, list[str]]
+    """Every slug it found (any polarity) → its keywords in first-seen order."""
+
+    @classmethod
+    def from_planner(cls, planner: PlannerOutput) -> RulesReading:
+        negated: dict[str, set[str]] = {}
+        seen: dict[str, list[str]] = {}
+        items: Iterable[StatedPreference | SessionConstraint] = [
+            *planner.stated,
+            *planner.constraints,
+        ]
+        for item in items:
+            seen.setdefault(item.slug, [])
+            seen[item.slug] = normalize_keywords([*seen[item.slug], *item.keywords])
+            if item.polarity is Polarity.DISLIKE:
+                negated.setdefault(item.slug, set()).update(k.casefold() for k in item.keywords)
+        return cls(negated={s: frozenset(k) for s, k in negated.items()}, seen=seen)
+
+    def is_negated(self, slug: str, keywords: Iterable[str]) -> bool:
+        if slug in self.negated:
+            return True
+        words = {k.casefold() for k in keywords}
+        return any(words & surface for surface in self.negated.values())
+
+
+@dataclass
+class GuardReport:
+    """What the guards changed in one answer (for counters and logs)."""
+
+    polarity_corrections: int = 0
+    safety_corrections: int = 0
+    dropped_ungrounded: int = 0
+    corrected_slugs: list[str] = field(default_factory=list)
+
+
+def guard_planner(
+    planner: PlannerOutput, reading: RulesReading, message: str, report: GuardReport
+) -> PlannerOutput:
+    """Correct negated likes and unsafe safety statements in a planner answer."""
+    safety = bool(SAFETY_CUE.search(message))
+    stated: list[StatedPreference] = []
+    for item in planner.stated:
+        update: dict[str, object] = {}
+        if item.polarity is Polarity.LIKE and reading.is_negated(item.slug, item.keywords):
+            update["polarity"] = Polarity.DISLIKE
+            update["strength"] = Strength.HARD
+            report.polarity_corrections += 1
+            report.corrected_slugs.append(item.slug)
+        polarity = update.get("polarity", item.polarity)
+        strength = update.get("strength", item.strength)
+        if (
+            safety
+            and polarity is Polarity.DISLIKE
+            and (item.domain or strength is not Strength.HARD)
+        ):
+            update.update(domain="", strength=Strength.HARD, scope="long_term")
+            report.safety_corrections += 1
+        stated.append(item.model_copy(update=update) if update else item)
+    return planner.model_copy(
+        update={
+            "stated": _unique(stated, lambda s: (s.polarity, s.category, s.domain, s.slug)),
+            "constraints": _guard_constraints(planner.constraints, reading, report),
+        }
+    )
+
+
+def guard_curator(
+    output: CuratorOutput, reading: RulesReading, message: str, report: GuardReport
+) -> CuratorOutput:
+    """Correct negated likes, force safety entries global+hard, drop ungrounded entries,
+    and never supersede the key an entry of this same answer writes."""
+    safety = bool(SAFETY_CUE.search(message))
+    folded_message = message.casefold()
+    entries: dict[str, PreferenceEntry] = {}
+    for entry in output.long_term:
+        if not _grounded(entry, folded_message, reading):
+            report.dropped_ungrounded += 1
+            continue
+        update: dict[str, object] = {}
+        if entry.polarity is Polarity.LIKE and reading.is_negated(entry.slug, entry.keywords):
+            update.update(polarity=Polarity.DISLIKE, strength=Strength.HARD)
+            report.polarity_corrections += 1
+            report.corrected_slugs.append(entry.slug)
+        polarity = update.get("polarity", entry.polarity)
+        strength = update.get("strength", entry.strength)
+        if (
+            safety
+            and polarity is Polarity.DISLIKE
+            and (entry.domain or strength is not Strength.HARD)
+        ):
+            update.update(domain="", strength=Strength.HARD)
+            report.safety_corrections += 1
+        known = reading.seen.get(entry.slug, [])
+        update["keywords"] = normalize_keywords([*entry.keywords, *known])
+        # Rebuilt through validation, so a corrected entry is as checked as an original.
+        fixed = PreferenceEntry.model_validate(
+            {**entry.model_dump(exclude={"dedup_key"}), **update}
+        )
+        previous = entries.get(fixed.dedup_key)
+        entries[fixed.dedup_key] = previous.merged_with(fixed) if previous else fixed
+    written = set(entries)
+    patch = output.session_patch.model_copy(
+        update={
+            "constraints": _guard_constraints(output.session_patch.constraints, reading, report)
+        }
+    )
+    return CuratorOutput(
+        long_term=list(entries.values()),
+        supersede=[key for key in output.supersede if key not in written],
+        session_patch=patch,
+    )
+
+
+def _guard_constraints(
+    constraints: list[SessionConstraint], reading: RulesReading, report: GuardReport
+) -> list[SessionConstraint]:
+    guarded: dict[str, SessionConstraint] = {}
+    for constraint in constraints:
+        if constraint.polarity is Polarity.LIKE and reading.is_negated(
+            constraint.slug, constraint.keywords
+        ):
+            constraint = SessionConstraint(
+                polarity=Polarity.DISLIKE,
+                category=constraint.category,
+                slug=constraint.slug,
+                strength=Strength.HARD,
+                keywords=constraint.keywords,
+            )
+            report.polarity_corrections += 1
+            report.corrected_slugs.append(constraint.slug)
+        guarded[constraint.key] = constraint
+    return list(guarded.values())
+
+
+def _grounded(entry: PreferenceEntry, folded_message: str, reading: RulesReading) -> bool:
+    """The entry names something the shopper actually said."""
+    if entry.slug in reading.seen:
+        return True
+    surfaces = [entry.slug.replace("-", " "), entry.slug, *entry.keywords]
+    return any(word.casefold() in folded_message for word in surfaces if word.strip())
+
+
+def _unique(
+    items: list[StatedPreference], identity: Callable[[StatedPreference], Hashable]
+) -> list[StatedPreference]:
+    seen: set[Hashable] = set()
+    out: list[StatedPreference] = []
+    for item in items:
+        key = identity(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
