@@ -1,0 +1,243 @@
+"""`MilvusIndex`: product vectors in Milvus (a server by URI, or Milvus Lite when the URI is a
+local file path). pymilvus is an optional dependency, imported lazily.
+
+Filters become a Milvus boolean expression over scalar fields (platform, price_base,
+brand_cf = casefolded brand, domain, in_stock), evaluated by Milvus before the vector scan.
+String literals are JSON-escaped, so a brand like `Levi's "Red"` cannot break or inject
+into the expression. Known Milvus Lite trap: rows are not visible to `query`/`count` until
+the segment is flushed, so every write ends with `flush()`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from cartwise.catalog.product import Product
+from cartwise.errors import ConfigurationError, InvalidInput, StoreUnavailable
+from cartwise.log import logger
+from cartwise.recall.embedders.base import Matrix, Vector
+from cartwise.recall.indexes.base import IndexHit, SearchFilters
+
+_INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus]'"
+_MAX_JSON_BYTES = 60000
+_BATCH = 1000
+_MAX_LIMIT = 16384  # Milvus' top-k ceiling
+
+
+def _literal(value: str) -> str:
+    """A string literal safe inside a Milvus expression."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def filter_expression(filters: SearchFilters | None) -> str:
+    """The Milvus boolean expression equivalent to `filters.accepts` ("" = no filter)."""
+    if filters is None:
+        return ""
+    clauses: list[str] = []
+    if filters.platforms:
+        clauses.append(f"platform in [{', '.join(_literal(p) for p in filters.platforms)}]")
+    if filters.min_price_base is not None:
+        clauses.append(f"price_base >= {float(filters.min_price_base)!r}")
+    if filters.max_price_base is not None:
+        clauses.append(f"price_base <= {float(filters.max_price_base)!r}")
+    if filters.brands:
+        brands = ", ".join(_literal(b.casefold()) for b in filters.brands)
+        clauses.append(f"brand_cf in [{brands}]")
+    if filters.domains:
+        clauses.append(f"domain in [{', '.join(_literal(d) for d in filters.domains)}]")
+    if filters.in_stock is not None:
+        clauses.append(f"in_stock == {'true' if filters.in_stock else 'false'}")
+    return " and ".join(f"({c})" for c in clauses)
+
+
+def _product_json(product: Product) -> str:
+    """The product as JSON within Milvus' VARCHAR limit (a long description is shortened)."""
+    text = product.model_dump_json()
+    if len(text.encode()) <= _MAX_JSON_BYTES:
+        return text
+    overflow = len(text.encode()) - _MAX_JSON_BYTES
+    shortened = product.model_copy(
+        update={
+            "description": product.description[: max(0, len(product.description) - overflow - 16)]
+        }
+    )
+    logger.warning("description of %s shortened to fit Milvus", product.key)
+    return shortened.model_dump_json()
+
+
+class MilvusIndex:
+    """One Milvus collection per embedder; primary key = `Product.key`; metric IP."""
+
+    def __init__(self, uri: str, dim: int, *, collection: str = "products") -> None:
+        try:
+            from pymilvus import DataType, MilvusClient
+            from pymilvus.exceptions import MilvusException
+        except ImportError as exc:
+            raise ConfigurationError(_INSTALL_HINT) from exc
+        self._uri = uri
+        self._dim = dim
+        self._collection = collection
+        self._errors: tuple[type[BaseException], ...] = (MilvusException, ConnectionError, OSError)
+        try:
+            self._client: Any = MilvusClient(uri)
+            if not self._client.has_collection(collection):
+                self._create(DataType)
+            else:
+                self._check_dim()
+            self._client.load_collection(collection)
+        except self._errors as exc:
+            raise StoreUnavailable(uri, str(exc)) from exc
+
+    def _create(self, data_type: Any) -> None:
+        schema = self._client.create_schema(auto_id=False, enable_dynamic_field=False)
+        schema.add_field("key", data_type.VARCHAR, is_primary=True, max_length=512)
+        schema.add_field("vector", data_type.FLOAT_VECTOR, dim=self._dim)
+        schema.add_field("platform", data_type.VARCHAR, max_length=64)
+        schema.add_field("price_base", data_type.DOUBLE)
+        schema.add_field("brand_cf", data_type.VARCHAR, max_length=512)
+        schema.add_field("domain", data_type.VARCHAR, max_length=64)
+        schema.add_field("in_stock", data_type.BOOL)
+        schema.add_field("product", data_type.VARCHAR, max_length=65535)
+        params = self._client.prepare_index_params()
+        params.add_index(field_name="vector", index_type="FLAT", metric_type="IP")
+        self._client.create_collection(self._collection, schema=schema, index_params=params)
+
+    def _check_dim(self) -> None:
+        described = self._client.describe_collection(self._collection)
+        for field in described.get("fields", []):
+            if field.get("name") == "vector":
+                stored = int(field.get("params", {}).get("dim", self._dim))
+                if stored != self._dim:
+                    raise ConfigurationError(
+                        f"Milvus collection {self._collection} holds {stored}-d vectors, "
+                        f"the embedder makes {self._dim}-d ones"
+                    )
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return getattr(self._client, method)(*args, **kwargs)
+        except self._errors as exc:
+            raise StoreUnavailable(self._uri, str(exc)) from exc
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
+        matrix = np.asarray(vectors, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape != (len(products), self._dim):
+            raise InvalidInput(
+                f"expected {len(products)} vectors of dimension {self._dim}, got shape {matrix.shape}"
+            )
+        if not np.isfinite(matrix).all():
+            raise InvalidInput("vectors contain NaN or infinite values")
+        latest = {p.key: i for i, p in enumerate(products)}  # last one wins within a batch
+        rows = [
+            {
+                "key": key,
+                "vector": matrix[i].tolist(),
+                "platform": products[i].platform,
+                "price_base": float(products[i].price_base),
+                "brand_cf": products[i].brand.casefold(),
+                "domain": products[i].domain.value,
+                "in_stock": products[i].in_stock,
+                "product": _product_json(products[i]),
+            }
+            for key, i in latest.items()
+        ]
+        for start in range(0, len(rows), _BATCH):
+            self._call("upsert", self._collection, rows[start : start + _BATCH])
+        if rows:
+            self._call("flush", self._collection)
+
+    def delete(self, keys: Sequence[str]) -> int:
+        unique = list(dict.fromkeys(keys))
+        if not unique:
+            return 0
+        existing = self._call("query", self._collection, ids=unique, output_fields=["key"])
+        if not existing:
+            return 0
+        self._call("delete", self._collection, ids=[row["key"] for row in existing])
+        self._call("flush", self._collection)
+        return len(existing)
+
+    def count(self) -> int:
+        rows = self._call("query", self._collection, filter="", output_fields=["count(*)"])
+        return int(rows[0]["count(*)"]) if rows else 0
+
+    def get(self, key: str) -> Product | None:
+        rows = self._call("query", self._collection, ids=[key], output_fields=["product"])
+        return Product.model_validate_json(rows[0]["product"]) if rows else None
+
+    def platforms(self) -> list[str]:
+        found: set[str] = set()
+        for batch in self._iterate(["platform"]):
+            found.update(row["platform"] for row in batch)
+        return sorted(found)
+
+    def iter_products(self) -> Iterator[Product]:
+        for batch in self._iterate(["product"]):
+            for row in batch:
+                yield Product.model_validate_json(row["product"])
+
+    def _iterate(self, fields: list[str]) -> Iterator[list[dict[str, Any]]]:
+        iterator = self._call(
+            "query_iterator", self._collection, batch_size=_BATCH, filter="", output_fields=fields
+        )
+        try:
+            while True:
+                try:
+                    batch = iterator.next()
+                except self._errors as exc:
+                    raise StoreUnavailable(self._uri, str(exc)) from exc
+                if not batch:
+                    return
+                yield list(batch)
+        finally:
+            iterator.close()
+
+    def vectors(self, keys: Sequence[str]) -> Matrix:
+        out = np.zeros((len(keys), self._dim), dtype=np.float32)
+        if not keys:
+            return out
+        rows = self._call(
+            "query", self._collection, ids=list(dict.fromkeys(keys)), output_fields=["vector"]
+        )
+        found = {row["key"]: row["vector"] for row in rows}
+        for i, key in enumerate(keys):
+            if key in found:
+                out[i] = np.asarray(found[key], dtype=np.float32)
+        return out
+
+    def search(
+        self, vector: Vector, k: int, filters: SearchFilters | None = None
+    ) -> list[IndexHit]:
+        if k <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).ravel().tolist()
+        results = self._call(
+            "search",
+            self._collection,
+            data=[query],
+            limit=min(k, _MAX_LIMIT),
+            filter=filter_expression(filters),
+            output_fields=["product"],
+            search_params={"metric_type": "IP"},
+        )
+        return [
+            IndexHit(
+                product=Product.model_validate_json(hit["entity"]["product"]),
+                score=float(hit["distance"]),
+            )
+            for hit in results[0]
+        ]
+
+    def close(self) -> None:
+        try:
+            self._client.close()
+        except self._errors as exc:
+            logger.debug("closing Milvus client failed: %s", exc)

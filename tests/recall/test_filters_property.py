@@ -1,0 +1,131 @@
+"""Filters are exact: no hit outside the filter, ever, and the hits equal a pure-Python
+brute-force reference built on `SearchFilters.accepts` (the reference semantics)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cartwise.catalog.product import Domain, Product
+from cartwise.recall.embedders.base import normalize_rows
+from cartwise.recall.indexes.base import ProductIndex, SearchFilters
+from cartwise.recall.indexes.faiss import FaissIndex
+from cartwise.recall.indexes.milvus import MilvusIndex, filter_expression
+from cartwise.recall.indexes.numpy import NumpyIndex
+from tests.factories import make_product
+
+DIM = 16
+PLATFORMS = ["taobao", "jd", "amazon", "walmart"]
+BRANDS = ["Sony", "SONY", "sony", "Apple", 'Levi\'s "Red"', "", "小米", "Straße"]
+PRICES = [0.0, 9.99, 10.0, 49.5, 50.0, 100.0, 100.0, 250.26, 999.0]
+DOMAINS = [Domain.ELECTRONICS, Domain.CLOTHING, Domain.HOME, Domain.OTHER]
+
+
+def _catalog(n: int = 400) -> tuple[list[Product], np.ndarray]:
+    rng = np.random.default_rng(42)
+    products = [
+        make_product(
+            str(i),
+            platform=PLATFORMS[int(rng.integers(len(PLATFORMS)))],
+            brand=BRANDS[int(rng.integers(len(BRANDS)))],
+            price=PRICES[int(rng.integers(len(PRICES)))],
+            domain=DOMAINS[int(rng.integers(len(DOMAINS)))],
+            in_stock=bool(rng.random() < 0.7),
+        )
+        for i in range(n)
+    ]
+    # Spread over the sphere plus a few exact duplicates, so ties are exercised too.
+    vectors = normalize_rows(rng.standard_normal((n, DIM)))
+    vectors[n - 5 :] = vectors[:5]
+    return products, vectors
+
+
+CATALOG, VECTORS = _catalog()
+
+
+@pytest.fixture(
+    scope="module",
+    params=["faiss", "numpy", pytest.param("milvus", marks=pytest.mark.milvus)],
+)
+def filled_index(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ProductIndex]:
+    home: Path = tmp_path_factory.mktemp(f"prop_{request.param}")
+    index: ProductIndex
+    if request.param == "faiss":
+        index = FaissIndex(home, DIM)
+    elif request.param == "numpy":
+        index = NumpyIndex(DIM)
+    else:
+        index = MilvusIndex(str(home / "milvus.db"), DIM, collection="property")
+    index.upsert(CATALOG, VECTORS)
+    yield index
+    index.close()
+
+
+def _reference(vector: np.ndarray, k: int, filters: SearchFilters) -> list[tuple[str, float]]:
+    scored = [
+        (p.key, float(VECTORS[i] @ vector)) for i, p in enumerate(CATALOG) if filters.accepts(p)
+    ]
+    scored.sort(key=lambda pair: -pair[1])
+    return scored[:k]
+
+
+prices = st.one_of(st.none(), st.sampled_from(PRICES), st.floats(-10, 1100, allow_nan=False))
+filters_strategy = st.builds(
+    SearchFilters,
+    platforms=st.lists(st.sampled_from([*PLATFORMS, "nowhere"]), max_size=3, unique=True),
+    min_price_base=prices,
+    max_price_base=prices,
+    brands=st.lists(
+        st.sampled_from([*BRANDS, "APPLE", 'levi\'s "red"', "STRASSE", "nobody"]), max_size=3
+    ),
+    domains=st.lists(st.sampled_from([d.value for d in Domain]), max_size=3, unique=True),
+    in_stock=st.sampled_from([None, True, False]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    filters=filters_strategy,
+    k=st.integers(1, 60),
+    seed=st.integers(0, 2**32 - 1),
+    query_row=st.one_of(st.none(), st.integers(0, len(CATALOG) - 1)),
+)
+def test_search_equals_brute_force_reference_within_filters(
+    filled_index: ProductIndex,
+    filters: SearchFilters,
+    k: int,
+    seed: int,
+    query_row: int | None,
+) -> None:
+    if query_row is None:
+        vector = normalize_rows(np.random.default_rng(seed).standard_normal(DIM))[0]
+    else:
+        vector = VECTORS[query_row]
+    hits = filled_index.search(vector, k, filters)
+    expected = _reference(vector, k, filters)
+
+    assert all(filters.accepts(hit.product) for hit in hits), "a hit outside the filter"
+    assert len(hits) == len(expected)
+    np.testing.assert_allclose([h.score for h in hits], [s for _, s in expected], atol=1e-4)
+    # Same products, except where scores tie at the cut-off (any tied one is correct).
+    if expected:
+        cutoff = expected[-1][1]
+        certain = {key for key, score in expected if score > cutoff + 1e-4}
+        assert certain <= {hit.product.key for hit in hits}
+
+
+def test_milvus_expression_escapes_quotes_and_backslashes() -> None:
+    expression = filter_expression(
+        SearchFilters(brands=['Levi\'s "Red" \\ x" or 1==1 or "'], platforms=["jd"])
+    )
+    assert expression == (
+        '(platform in ["jd"]) and (brand_cf in ["levi\'s \\"red\\" \\\\ x\\" or 1==1 or \\""])'
+    )
+    assert filter_expression(None) == "" and filter_expression(SearchFilters()) == ""
