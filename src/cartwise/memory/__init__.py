@@ -1,0 +1,55 @@
+"""Long-term preferences and per-thread session state, with one factory per store.
+
+The backend (`sqlite` default, `redis` for a fleet) is chosen by `settings.store_backend`;
+backend modules are imported only when selected.
+"""
+
+from __future__ import annotations
+
+from cartwise.memory.session_state import SessionPatch, SessionPrefState, SessionStore
+from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredPreference
+from cartwise.recall.embedders.base import Embedder
+from cartwise.settings import Settings
+
+__all__ = [
+    "PreferenceEntry",
+    "PreferenceStore",
+    "ScoredPreference",
+    "SessionPatch",
+    "SessionPrefState",
+    "SessionStore",
+    "create_preference_store",
+    "create_session_store",
+]
+
+
+def create_preference_store(settings: Settings, embedder: Embedder) -> PreferenceStore:
+    """The configured preference store; `embedder` makes the vectors stored with entries."""
+    if settings.store_backend == "redis":
+        from cartwise.memory.backends.redis import RedisPreferenceStore
+
+        return RedisPreferenceStore(settings.redis_url, embedder)
+    from cartwise.memory.backends.sqlite import SqlitePreferenceStore
+
+    return SqlitePreferenceStore(settings.home / "preferences.sqlite3", embedder)
+
+
+def create_session_store(settings: Settings) -> SessionStore:
+    """The configured session store, expiring threads after `session_ttl_hours`."""
+    if settings.store_backend == "redis":
+        from cartwise.memory.backends.redis import RedisSessionStore
+
+        return RedisSessionStore(
+            settings.redis_url,
+            ttl_seconds=settings.session_ttl_seconds,
+            max_messages=settings.session_max_messages,
+            max_rejected=settings.session_max_rejected,
+        )
+    from cartwise.memory.backends.sqlite import SqliteSessionStore
+
+    return SqliteSessionStore(
+        settings.home / "sessions.sqlite3",
+        ttl_seconds=settings.session_ttl_seconds,
+        max_messages=settings.session_max_messages,
+        max_rejected=settings.session_max_rejected,
+    )

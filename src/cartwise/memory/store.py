@@ -9,6 +9,7 @@ match (domains drift: "clothing" vs "apparel" vs "服装").
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -230,14 +231,14 @@ class PreferenceStore(Protocol):
 
     def delete(self, user: str, key: str) -> bool: ...
 
-    def rank_relevant(self, user: str, query: str, k: int) -> list[ScoredPreference]:
+    def rank_relevant(self, user: str, query: str, k: int) -> builtins.list[ScoredPreference]:
         """The user's entries ranked by semantic relevance to `query`, best first (top k).
         Embeds only the query: entry vectors were computed when the entries were written."""
         ...
 
     def read_relevant(
         self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
-    ) -> list[PreferenceEntry]:
+    ) -> builtins.list[PreferenceEntry]:
         """Global entries always, plus domain-scoped entries relevant to the query."""
         ...
 

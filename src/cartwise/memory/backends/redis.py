@@ -1,0 +1,394 @@
+"""The fleet backend: preferences and session state in Redis.
+
+Per user, `cw:{user}:prefs` (dedup_key → entry JSON) and `cw:{user}:prefvecs` (dedup_key →
+embedder tag + float32 vector). The braces are a hash tag: all of a user's keys live in one
+cluster slot, so one Lua script may touch them all.
+
+An upsert merges in Python (one merge rule for both backends) and commits through a Lua
+compare-and-set: the script writes the merged entry, deletes the opposite-polarity twin and
+the superseded keys only if the entry's field still holds what the merge started from;
+otherwise it returns the new value and the merge is redone. Nothing is ever read, modified
+and written back without that guard. Session state is patched under WATCH/MULTI.
+"""
+
+from __future__ import annotations
+
+import builtins
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
+
+from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.log import logger
+from cartwise.memory.backends.common import (
+    CorruptRow,
+    RawRow,
+    VectorRanking,
+    VectorRow,
+    check_user,
+    decode_vector,
+    dump_entry,
+    encode_vector,
+    parse_entry,
+    parse_rows,
+    vector_tag,
+    vector_text,
+)
+from cartwise.memory.session_state import (
+    ChatMessage,
+    SessionPatch,
+    SessionPrefState,
+    apply_patch,
+)
+from cartwise.memory.store import PreferenceEntry
+from cartwise.recall.embedders.base import Embedder, Vector
+
+# Contention only delays a writer (each failed attempt means another writer committed), so
+# the bound is there to turn a pathological storm into an error instead of a hang.
+MAX_ATTEMPTS = 10_000
+
+# KEYS: prefs hash, vectors hash. ARGV: key, expected payload ('' = absent), new payload,
+# vector value, then the keys to delete (opposite twin, superseded).
+_UPSERT_LUA = """
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if current ~= ARGV[2] then return {0, current} end
+for i = 5, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+  redis.call('HDEL', KEYS[2], ARGV[i])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+return {1}
+"""
+
+# KEYS: prefs hash, vectors hash. ARGV: triples (key, payload the vector was made from, vector).
+_STORE_VECTORS_LUA = """
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  end
+end
+return 1
+"""
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, safe for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class RedisConnection:
+    """A client plus the boundary where redis-py's errors become `StoreUnavailable`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = redact_url(url)
+        self.client: redis.Redis = redis.Redis.from_url(
+            url, socket_connect_timeout=2.0, socket_timeout=5.0
+        )
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        try:
+            yield
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise StoreUnavailable(self.url, str(exc) or type(exc).__name__) from exc
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisPreferenceStore(VectorRanking):
+    """`PreferenceStore` in Redis hashes; vectors stored as float32 bytes beside entries."""
+
+    def __init__(self, url: str, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._tag = vector_tag(embedder).encode()
+        self._redis = RedisConnection(url)
+        self._upsert = self._redis.client.register_script(_UPSERT_LUA)
+        self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
+
+    def upsert(
+        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+    ) -> PreferenceEntry:
+        check_user(user)
+        for key in supersede:
+            PreferenceEntry.parse_key(key)
+        retire = {entry.opposite_key, *supersede}
+        deletes = sorted(k for k in retire if k != entry.dedup_key)
+        keys = self._keys(user)
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=False)
+            pipe.hget(keys[0], entry.dedup_key)
+            pipe.hget(keys[1], entry.dedup_key)
+            raw_payload, raw_vector = pipe.execute()
+            expected = _text(raw_payload) if raw_payload else ""
+            for _ in range(MAX_ATTEMPTS):
+                current = None if entry.dedup_key in retire else self._parse_or_none(expected)
+                stored = current.merged_with(entry) if current else entry
+                vector = None
+                if current and vector_text(current) == vector_text(stored):
+                    vector = self._decode(raw_vector)
+                if vector is None:
+                    vector = self.embedder.embed_documents([vector_text(stored)])[0]
+                result = self._upsert(
+                    keys=keys,
+                    args=[
+                        entry.dedup_key,
+                        expected,
+                        dump_entry(stored),
+                        self._encode(vector),
+                        *deletes,
+                    ],
+                )
+                if int(result[0]) == 1:
+                    return stored
+                expected, raw_vector = _text(result[1]), None
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
+
+    def supersede(self, user: str, keys: Sequence[str]) -> int:
+        if not keys:
+            return 0
+        prefs, vectors = self._keys(check_user(user))
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.hdel(prefs, *keys)
+            pipe.hdel(vectors, *keys)
+            deleted, _ = pipe.execute()
+        return int(deleted)
+
+    def get(self, user: str, key: str) -> PreferenceEntry | None:
+        with self._redis.guard():
+            payload = self._redis.client.hget(self._keys(check_user(user))[0], key)
+        return self._parse_or_none(_text(payload)) if payload else None
+
+    def list(self, user: str) -> list[PreferenceEntry]:
+        return parse_rows(self.raw_rows(user))
+
+    def delete(self, user: str, key: str) -> bool:
+        return self.supersede(user, [key]) > 0
+
+    def raw_rows(self, user: str) -> builtins.list[RawRow]:
+        """Rows exactly as stored, unvalidated (doctor and import only)."""
+        with self._redis.guard():
+            rows = self._redis.client.hgetall(self._keys(check_user(user))[0])
+        return sorted(
+            (RawRow(key=_text(k), payload=_text(v)) for k, v in rows.items()), key=lambda r: r.key
+        )
+
+    def replace_all(self, user: str, entries: Sequence[PreferenceEntry]) -> None:
+        """Atomically make `entries` the user's whole memory (doctor --fix, import --replace)."""
+        prefs, vectors = self._keys(check_user(user))
+        embedded = self.embedder.embed_documents([vector_text(e) for e in entries])
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.delete(prefs, vectors)
+            if entries:
+                pipe.hset(prefs, mapping={e.dedup_key: dump_entry(e) for e in entries})
+                pipe.hset(
+                    vectors,
+                    mapping={
+                        e.dedup_key: self._encode(v) for e, v in zip(entries, embedded, strict=True)
+                    },
+                )
+            pipe.execute()
+
+    def close(self) -> None:
+        self._redis.close()
+
+    def _vector_rows(self, user: str) -> builtins.list[VectorRow]:
+        prefs, vectors = self._keys(user)
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.hgetall(prefs)
+            pipe.hgetall(vectors)
+            payloads, blobs = pipe.execute()
+        out = []
+        for raw_key, raw_payload in payloads.items():
+            payload = _text(raw_payload)
+            entry = self._parse_or_none(payload)
+            if entry is not None:
+                vector = self._decode(blobs.get(raw_key))
+                out.append(
+                    VectorRow(key=_text(raw_key), payload=payload, entry=entry, vector=vector)
+                )
+        return out
+
+    def _store_vectors(self, user: str, rows: Sequence[tuple[VectorRow, Vector]]) -> None:
+        args: list[str | bytes] = []
+        for row, vector in rows:
+            args.extend([row.key, row.payload, self._encode(vector)])
+        with self._redis.guard():
+            self._save_vectors(keys=list(self._keys(user)), args=args)
+
+    def _keys(self, user: str) -> tuple[str, str]:
+        return f"cw:{{{user}}}:prefs", f"cw:{{{user}}}:prefvecs"
+
+    def _encode(self, vector: Vector) -> bytes:
+        return self._tag + b"\0" + encode_vector(vector)
+
+    def _decode(self, value: bytes | None) -> Vector | None:
+        """None when the vector is missing or was made by another embedder/recipe."""
+        if not value:
+            return None
+        tag, _, blob = value.partition(b"\0")
+        return decode_vector(blob, self.embedder.dim) if tag == self._tag else None
+
+    @staticmethod
+    def _parse_or_none(payload: str) -> PreferenceEntry | None:
+        if not payload:
+            return None
+        try:
+            return parse_entry(payload)
+        except CorruptRow:
+            logger.warning("ignoring a corrupt preference row; run `cartwise memory doctor`")
+            return None
+
+
+class RedisSessionStore:
+    """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL."""
+
+    def __init__(
+        self, url: str, *, ttl_seconds: float, max_messages: int, max_rejected: int
+    ) -> None:
+        self._ttl_ms = max(1, round(ttl_seconds * 1000))
+        self._max_messages = max_messages
+        self._max_rejected = max_rejected
+        self._redis = RedisConnection(url)
+
+    def get(self, user: str, thread: str) -> SessionPrefState:
+        state_key, _, owner_key, _ = self._keys(user, thread)
+        with self._redis.guard():
+            owner, payload = self._redis.client.mget([owner_key, state_key])
+        if owner is None or _text(owner) != user or payload is None:
+            return SessionPrefState(thread=thread)
+        return SessionPrefState.model_validate_json(payload)
+
+    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+        state_key, _, owner_key, _ = self._keys(user, thread)
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    pipe.watch(owner_key, state_key)  # type: ignore[no-untyped-call]
+                    self._check_owner(pipe.get(owner_key), user, thread)
+                    payload = pipe.get(state_key)
+                    current = (
+                        SessionPrefState.model_validate_json(payload)
+                        if payload
+                        else SessionPrefState(thread=thread)
+                    )
+                    state = apply_patch(current, patch, max_rejected=self._max_rejected)
+                    pipe.multi()
+                    pipe.set(state_key, state.model_dump_json(), px=self._ttl_ms)
+                    self._refresh(pipe, user, thread)
+                    pipe.execute()
+                    return state
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
+
+    def clear(self, user: str, thread: str) -> bool:
+        state_key, messages_key, owner_key, threads_key = self._keys(user, thread)
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
+                    owner = pipe.get(owner_key)
+                    if owner is None or _text(owner) != user:
+                        return False
+                    pipe.multi()
+                    pipe.delete(state_key, messages_key, owner_key)
+                    pipe.zrem(threads_key, thread)
+                    pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
+
+    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+        state_key, messages_key, owner_key, _ = self._keys(user, thread)
+        if not messages:
+            return
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
+                    self._check_owner(pipe.get(owner_key), user, thread)
+                    pipe.multi()
+                    pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
+                    pipe.ltrim(messages_key, -self._max_messages, -1)
+                    pipe.pexpire(state_key, self._ttl_ms)
+                    self._refresh(pipe, user, thread)
+                    pipe.execute()
+                    return
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
+
+    def messages(self, user: str, thread: str) -> list[ChatMessage]:
+        _, messages_key, owner_key, _ = self._keys(user, thread)
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.get(owner_key)
+            pipe.lrange(messages_key, 0, -1)
+            owner, items = pipe.execute()
+        if owner is None or _text(owner) != user:
+            return []
+        return [ChatMessage.model_validate_json(item) for item in items]
+
+    def threads(self, user: str) -> list[str]:
+        """Live threads, most recently active first."""
+        threads_key = self._keys(user, "")[3]
+        now_ms = int(time.time() * 1000)
+        with self._redis.guard():
+            items = self._redis.client.zrevrangebyscore(threads_key, "+inf", f"({now_ms}")
+        return [_text(item) for item in items]
+
+    def owner(self, thread: str) -> str | None:
+        with self._redis.guard():
+            owner = self._redis.client.get(f"cw:owner:{thread}")
+        return _text(owner) if owner is not None else None
+
+    def close(self) -> None:
+        self._redis.close()
+
+    def _refresh(self, pipe: Any, user: str, thread: str) -> None:
+        """Queue the writes that keep owner, messages and thread index on the state's TTL."""
+        _, messages_key, owner_key, threads_key = self._keys(user, thread)
+        now_ms = int(time.time() * 1000)
+        pipe.set(owner_key, user, px=self._ttl_ms)
+        pipe.pexpire(messages_key, self._ttl_ms)
+        pipe.zadd(threads_key, {thread: now_ms + self._ttl_ms})
+        pipe.zremrangebyscore(threads_key, "-inf", now_ms)
+        pipe.pexpire(threads_key, self._ttl_ms)
+
+    @staticmethod
+    def _check_owner(owner: bytes | str | None, user: str, thread: str) -> None:
+        if owner is not None and _text(owner) != user:
+            raise NotFound("thread", thread)
+
+    @staticmethod
+    def _keys(user: str, thread: str) -> tuple[str, str, str, str]:
+        check_user(user)
+        prefix = f"cw:{{{user}}}"
+        return (
+            f"{prefix}:thread:{thread}:state",
+            f"{prefix}:thread:{thread}:messages",
+            f"cw:owner:{thread}",
+            f"{prefix}:threads",
+        )

@@ -1,0 +1,366 @@
+"""The embedded backend: preferences and session state in SQLite files (WAL mode).
+
+Every write is one `BEGIN IMMEDIATE` transaction: the write lock is taken before the row is
+read, so two processes merging the same key serialize instead of losing an update, and a
+writer killed mid-transaction leaves nothing behind (the journal rolls it back on open).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.log import logger
+from cartwise.memory.backends.common import (
+    CorruptRow,
+    RawRow,
+    VectorRanking,
+    VectorRow,
+    check_user,
+    decode_vector,
+    dump_entry,
+    encode_vector,
+    parse_entry,
+    parse_rows,
+    vector_tag,
+    vector_text,
+)
+from cartwise.memory.session_state import (
+    ChatMessage,
+    SessionPatch,
+    SessionPrefState,
+    apply_patch,
+)
+from cartwise.memory.store import PreferenceEntry
+from cartwise.recall.embedders.base import Embedder, Vector
+
+BUSY_TIMEOUT_MS = 30_000
+
+_PREFERENCES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS preferences (
+    user TEXT NOT NULL,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    vector BLOB,
+    vector_tag TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (user, key)
+) WITHOUT ROWID
+"""
+
+_SESSIONS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS threads (
+    thread TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    state TEXT NOT NULL,
+    messages TEXT NOT NULL DEFAULT '[]',
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS threads_by_user ON threads (user, expires_at);
+CREATE INDEX IF NOT EXISTS threads_by_expiry ON threads (expires_at);
+"""
+
+
+class _SqliteDatabase:
+    """One connection, serialized by a lock (the stores are shared across threads)."""
+
+    def __init__(self, path: Path, schema: str) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            # WAL + NORMAL survives a killed process intact; only an OS crash may lose the
+            # last commits, never corrupt the file.
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.executescript(schema)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreUnavailable(str(path), str(exc)) from exc
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._translate():
+            yield self._conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A `BEGIN IMMEDIATE` transaction: committed whole or rolled back whole."""
+        with self._lock, self._translate():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def _translate(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(str(self.path), str(exc)) from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailable(str(self.path), f"damaged database: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class SqlitePreferenceStore(VectorRanking):
+    """`PreferenceStore` in one SQLite file; vectors are stored with their entries."""
+
+    def __init__(self, path: Path, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._tag = vector_tag(embedder)
+        self._db = _SqliteDatabase(path, _PREFERENCES_SCHEMA)
+
+    def upsert(
+        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+    ) -> PreferenceEntry:
+        check_user(user)
+        for key in supersede:
+            PreferenceEntry.parse_key(key)
+        retire = {entry.opposite_key, *supersede}
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT payload, vector, vector_tag FROM preferences WHERE user = ? AND key = ?",
+                (user, entry.dedup_key),
+            ).fetchone()
+            current = self._parse_or_none(row[0]) if row else None
+            if entry.dedup_key in retire:  # superseding its own key: replace, don't merge
+                current = None
+            stored = current.merged_with(entry) if current else entry
+            vector = self._reusable_vector(current, stored, row)
+            if vector is None:
+                vector = self.embedder.embed_documents([vector_text(stored)])[0]
+            conn.executemany(
+                "DELETE FROM preferences WHERE user = ? AND key = ?",
+                [(user, key) for key in retire if key != entry.dedup_key],
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO preferences (user, key, payload, vector, vector_tag) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (user, stored.dedup_key, dump_entry(stored), encode_vector(vector), self._tag),
+            )
+        return stored
+
+    def supersede(self, user: str, keys: Sequence[str]) -> int:
+        check_user(user)
+        with self._db.write() as conn:
+            return sum(
+                conn.execute(
+                    "DELETE FROM preferences WHERE user = ? AND key = ?", (user, key)
+                ).rowcount
+                for key in dict.fromkeys(keys)
+            )
+
+    def get(self, user: str, key: str) -> PreferenceEntry | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT payload FROM preferences WHERE user = ? AND key = ?",
+                (check_user(user), key),
+            ).fetchone()
+        return self._parse_or_none(row[0]) if row else None
+
+    def list(self, user: str) -> list[PreferenceEntry]:
+        return parse_rows(self.raw_rows(user))
+
+    def delete(self, user: str, key: str) -> bool:
+        return self.supersede(user, [key]) > 0
+
+    def raw_rows(self, user: str) -> builtins.list[RawRow]:
+        """Rows exactly as stored, unvalidated (doctor and import only)."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT key, payload FROM preferences WHERE user = ? ORDER BY key",
+                (check_user(user),),
+            ).fetchall()
+        return [RawRow(key=key, payload=payload) for key, payload in rows]
+
+    def replace_all(self, user: str, entries: Sequence[PreferenceEntry]) -> None:
+        """Atomically make `entries` the user's whole memory (doctor --fix, import --replace)."""
+        check_user(user)
+        vectors = self.embedder.embed_documents([vector_text(e) for e in entries])
+        with self._db.write() as conn:
+            conn.execute("DELETE FROM preferences WHERE user = ?", (user,))
+            conn.executemany(
+                "INSERT OR REPLACE INTO preferences (user, key, payload, vector, vector_tag) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (user, e.dedup_key, dump_entry(e), encode_vector(v), self._tag)
+                    for e, v in zip(entries, vectors, strict=True)
+                ],
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _vector_rows(self, user: str) -> builtins.list[VectorRow]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT key, payload, vector, vector_tag FROM preferences WHERE user = ?", (user,)
+            ).fetchall()
+        out = []
+        for key, payload, blob, tag in rows:
+            entry = self._parse_or_none(payload)
+            if entry is not None:
+                vector = decode_vector(blob, self.embedder.dim) if tag == self._tag else None
+                out.append(VectorRow(key=key, payload=payload, entry=entry, vector=vector))
+        return out
+
+    def _store_vectors(self, user: str, rows: Sequence[tuple[VectorRow, Vector]]) -> None:
+        with self._db.write() as conn:
+            conn.executemany(
+                "UPDATE preferences SET vector = ?, vector_tag = ? "
+                "WHERE user = ? AND key = ? AND payload = ?",
+                [(encode_vector(v), self._tag, user, r.key, r.payload) for r, v in rows],
+            )
+
+    def _reusable_vector(
+        self,
+        current: PreferenceEntry | None,
+        stored: PreferenceEntry,
+        row: tuple[str, bytes | None, str] | None,
+    ) -> Vector | None:
+        """The stored vector when the merge did not change the embedded text."""
+        if current is None or row is None or row[2] != self._tag:
+            return None
+        if vector_text(current) != vector_text(stored):
+            return None
+        return decode_vector(row[1], self.embedder.dim)
+
+    @staticmethod
+    def _parse_or_none(payload: str) -> PreferenceEntry | None:
+        try:
+            return parse_entry(payload)
+        except CorruptRow:
+            logger.warning("ignoring a corrupt preference row; run `cartwise memory doctor`")
+            return None
+
+
+class SqliteSessionStore:
+    """`SessionStore` in SQLite: one row per thread (P_t JSON, recent messages, expiry)."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        ttl_seconds: float,
+        max_messages: int,
+        max_rejected: int,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._ttl = ttl_seconds
+        self._max_messages = max_messages
+        self._max_rejected = max_rejected
+        self._clock = clock
+        self._db = _SqliteDatabase(path, _SESSIONS_SCHEMA)
+
+    def get(self, user: str, thread: str) -> SessionPrefState:
+        row = self._live_row(user, thread)
+        if row is None:
+            return SessionPrefState(thread=thread)
+        return SessionPrefState.model_validate_json(row[0])
+
+    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+        with self._db.write() as conn:
+            state_json, messages_json = self._claim(conn, user, thread)
+            current = (
+                SessionPrefState.model_validate_json(state_json)
+                if state_json
+                else SessionPrefState(thread=thread)
+            )
+            state = apply_patch(current, patch, max_rejected=self._max_rejected)
+            self._save(conn, user, thread, state.model_dump_json(), messages_json)
+        return state
+
+    def clear(self, user: str, thread: str) -> bool:
+        with self._db.write() as conn:
+            cursor = conn.execute(
+                "DELETE FROM threads WHERE thread = ? AND user = ? AND expires_at > ?",
+                (thread, check_user(user), self._clock()),
+            )
+            return cursor.rowcount > 0
+
+    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+        with self._db.write() as conn:
+            state_json, messages_json = self._claim(conn, user, thread)
+            history = [ChatMessage.model_validate(m) for m in _json_list(messages_json)]
+            history = [*history, *messages][-self._max_messages :]
+            payload = "[" + ",".join(m.model_dump_json() for m in history) + "]"
+            state = state_json or SessionPrefState(thread=thread).model_dump_json()
+            self._save(conn, user, thread, state, payload)
+
+    def messages(self, user: str, thread: str) -> list[ChatMessage]:
+        row = self._live_row(user, thread)
+        return [ChatMessage.model_validate(m) for m in _json_list(row[1])] if row else []
+
+    def threads(self, user: str) -> list[str]:
+        """Live threads, most recently active first."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT thread FROM threads WHERE user = ? AND expires_at > ? "
+                "ORDER BY expires_at DESC",
+                (check_user(user), self._clock()),
+            ).fetchall()
+        return [thread for (thread,) in rows]
+
+    def owner(self, thread: str) -> str | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT user FROM threads WHERE thread = ? AND expires_at > ?",
+                (thread, self._clock()),
+            ).fetchone()
+        return str(row[0]) if row else None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _live_row(self, user: str, thread: str) -> tuple[str, str] | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT state, messages FROM threads WHERE thread = ? AND user = ? AND expires_at > ?",
+                (thread, check_user(user), self._clock()),
+            ).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
+
+    def _claim(self, conn: sqlite3.Connection, user: str, thread: str) -> tuple[str, str]:
+        """Inside a write: the thread's live (state, messages), ('', '[]') when absent or
+        expired. A live thread of another user is never touched."""
+        check_user(user)
+        now = self._clock()
+        conn.execute("DELETE FROM threads WHERE expires_at <= ?", (now,))
+        row = conn.execute(
+            "SELECT user, state, messages FROM threads WHERE thread = ?", (thread,)
+        ).fetchone()
+        if row is None:
+            return "", "[]"
+        if row[0] != user:
+            raise NotFound("thread", thread)
+        return str(row[1]), str(row[2])
+
+    def _save(
+        self, conn: sqlite3.Connection, user: str, thread: str, state: str, messages: str
+    ) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO threads (thread, user, state, messages, expires_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (thread, user, state, messages, self._clock() + self._ttl),
+        )
+
+
+def _json_list(payload: str) -> list[object]:
+    data = json.loads(payload)
+    return data if isinstance(data, list) else []

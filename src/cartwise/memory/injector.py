@@ -1,0 +1,153 @@
+"""What the model, the user tower and the hard filter see of a shopper's long-term memory.
+
+- `build_preference_block`: text for the model. Every hard dislike always, in full, however
+  many (forgetting one is a broken promise); everything else only when relevant to this
+  query (top-k above the threshold), so 1,000 stored entries do not become 1,000 lines.
+- `build_user_profile`: likes only. Dislikes never enter a vector: an embedding of "不要塑料"
+  sits next to "塑料" (negation collapse), so a dislike in the profile would pull the
+  very thing the shopper refuses towards them.
+- `dislike_exclude_terms`: the keywords item_picker filters on.
+
+Each function reads the store once (`rank_relevant` over every entry: one query embedding).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from cartwise.log import logger, redact
+from cartwise.memory.store import (
+    Polarity,
+    PreferenceEntry,
+    PreferenceStore,
+    ScoredPreference,
+    Strength,
+)
+from cartwise.settings import Settings
+
+__all__ = [
+    "build_preference_block",
+    "build_user_profile",
+    "count_tokens",
+    "dislike_exclude_terms",
+    "keyword_fallbacks",
+]
+
+# rank_relevant takes a top-k; the injector needs every entry scored, so it asks for all.
+_EVERY_ENTRY = 2**31 - 1
+
+keyword_fallbacks: Counter[str] = Counter()
+"""Dislikes filtered by their whole phrase because they had no keywords, by category.
+Each one is a polarity or keyword mistake waiting to be looked at."""
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SYMBOL = re.compile(r"[^\w\s]", re.UNICODE)
+
+
+def count_tokens(text: str) -> int:
+    """Approximate LLM token count (cl100k-like), computed offline.
+
+    tiktoken's cl100k_base table is downloaded on first use, which an offline machine
+    cannot do, so this is an estimate: each CJK character ~1 token, each other word ~1.3
+    tokens, each punctuation symbol 1 token. It is stable, which is what the size budget
+    and the benchmark need."""
+    cjk = len(_CJK.findall(text))
+    words = len(_WORD.findall(_CJK.sub(" ", text)))
+    symbols = len(_SYMBOL.findall(text))
+    return math.ceil(cjk + 1.3 * words + symbols)
+
+
+def build_preference_block(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings
+) -> str:
+    """Compact text of the shopper's preferences for this query ('' when there are none)."""
+    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    hard_dislikes = [s.entry for s in scored if s.entry.is_hard_dislike]
+    rest = _relevant(
+        [s for s in scored if not s.entry.is_hard_dislike],
+        threshold=settings.preference_relevance_threshold,
+        k=settings.preference_top_k,
+    )
+    if not hard_dislikes and not rest:
+        return ""
+    lines = ["Shopper preferences / 用户偏好:"]
+    if hard_dislikes:
+        lines.append("Never recommend (hard) / 绝不推荐:")
+        lines.extend(f"- {_describe(e)}" for e in sorted(hard_dislikes, key=_stable_order))
+    likes = [e for e in rest if e.polarity is Polarity.LIKE]
+    dislikes = [e for e in rest if e.polarity is Polarity.DISLIKE]
+    if likes:
+        lines.append("Likes / 喜欢:")
+        lines.extend(f"- {_describe(e)}" for e in likes)
+    if dislikes:
+        lines.append("Rather avoid / 尽量避免:")
+        lines.extend(f"- {_describe(e)}" for e in dislikes)
+    return "\n".join(lines)
+
+
+def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
+    """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
+    query, most relevant first, at most `preference_top_k`. '' when there are none."""
+    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    likes = [
+        s.entry
+        for s in scored
+        if s.entry.polarity is Polarity.LIKE
+        and (not s.entry.domain or s.score >= settings.preference_relevance_threshold)
+    ][: settings.preference_top_k]
+    return "; ".join(_profile_phrase(e) for e in likes)
+
+
+def dislike_exclude_terms(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings
+) -> list[str]:
+    """Keywords item_picker must not let through: every global hard dislike plus the
+    domain-scoped hard dislikes relevant to the query. Soft dislikes only steer ranking
+    (`Strength.SOFT`: "a leaning"), so they are not filter terms.
+
+    A dislike without keywords falls back to its slug's words (the whole phrase), with a
+    warning and a count in `keyword_fallbacks`."""
+    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    terms: list[str] = []
+    for item in scored:
+        entry = item.entry
+        if entry.polarity is not Polarity.DISLIKE or entry.strength is not Strength.HARD:
+            continue
+        if entry.domain and item.score < settings.preference_relevance_threshold:
+            continue
+        if entry.keywords:
+            terms.extend(entry.keywords)
+        else:
+            keyword_fallbacks[entry.category.value] += 1
+            logger.warning(
+                "dislike %s has no keywords: falling back to its whole phrase for the filter",
+                redact(entry.dedup_key, allowed=settings.log_personal_data),
+            )
+            terms.append(entry.slug.replace("-", " "))
+    return list(dict.fromkeys(terms))
+
+
+def _relevant(
+    scored: Sequence[ScoredPreference], *, threshold: float, k: int
+) -> list[PreferenceEntry]:
+    return [s.entry for s in scored if s.score >= threshold][:k]
+
+
+def _describe(entry: PreferenceEntry) -> str:
+    """`plastic [plastic, 塑料] (material, electronics)`: the slug, its surface forms, scope."""
+    words = [w for w in entry.keywords if w.casefold() != entry.slug.replace("-", " ")]
+    forms = f" [{', '.join(words)}]" if words else ""
+    scope = entry.category.value + (f", {entry.domain}" if entry.domain else "")
+    return f"{entry.slug}{forms} ({scope})"
+
+
+def _profile_phrase(entry: PreferenceEntry) -> str:
+    return " ".join(dict.fromkeys([entry.slug.replace("-", " "), *entry.keywords]))
+
+
+def _stable_order(entry: PreferenceEntry) -> tuple[str, str]:
+    return entry.category.value, entry.dedup_key
