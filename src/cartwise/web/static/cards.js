@@ -1,0 +1,157 @@
+// Product cards grouped by platform, the price-compare table, and the personalization badge,
+// all rendered from the turn's STATE_SNAPSHOT / CUSTOM events.
+import { h, platformHue, platformName } from "./dom.js";
+import { formatMoney, lang, t } from "./i18n.js";
+
+const BAG_ICON =
+  "M6 7V6a6 6 0 0 1 12 0v1h2.2a1 1 0 0 1 1 .9l1.2 13A2 2 0 0 1 20.4 23H3.6a2 2 0 0 1-2-2.1l1.2-13A1 1 0 0 1 3.8 7H6Zm2 0h8V6a4 4 0 0 0-8 0v1Z";
+
+function placeholder(product) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", BAG_ICON);
+  svg.append(path);
+  return h(
+    "div",
+    { class: "card-image placeholder", role: "img", "aria-label": t("cards.imageMissing"), style: `--hue:${platformHue(product.platform)}` },
+    svg,
+    h("span", { class: "placeholder-brand" }, product.brand || platformName(product.platform, lang())),
+  );
+}
+
+function productImage(product) {
+  if (!product.image_url) return placeholder(product);
+  const img = h("img", { class: "card-image", src: product.image_url, alt: product.title, loading: "lazy" });
+  // A broken link gets the same placeholder as a missing one instead of a torn-image icon.
+  img.addEventListener("error", () => img.replaceWith(placeholder(product)), { once: true });
+  return img;
+}
+
+function stars(rating) {
+  if (rating === null || rating === undefined) return h("span", { class: "rating muted" }, t("cards.noRating"));
+  const value = Math.max(0, Math.min(5, Number(rating)));
+  return h(
+    "span",
+    { class: "rating", "aria-label": t("cards.rating", { r: value.toFixed(1) }) },
+    h("span", { class: "stars", style: `--fill:${(value / 5) * 100}%`, "aria-hidden": "true" }, "★★★★★"),
+    h("span", { class: "rating-value", "aria-hidden": "true" }, value.toFixed(1)),
+  );
+}
+
+function priceBlock(product, baseCurrency) {
+  const listed = formatMoney(product.price, product.currency);
+  const showBase = product.currency && product.currency !== baseCurrency && product.price_base != null;
+  return h(
+    "div",
+    { class: "price" },
+    h("span", { class: "price-listed" }, listed),
+    showBase ? h("span", { class: "price-base" }, t("cards.approx", { price: formatMoney(product.price_base, baseCurrency) })) : null,
+  );
+}
+
+export function productCard(product, baseCurrency) {
+  const platform = platformName(product.platform, lang());
+  return h(
+    "article",
+    { class: "card", "data-platform": product.platform, "data-item": product.item_id },
+    productImage(product),
+    h(
+      "div",
+      { class: "card-body" },
+      h("h4", { class: "card-title", title: product.title }, product.title),
+      product.brand ? h("div", { class: "card-brand" }, product.brand) : null,
+      h("div", { class: "card-meta" }, priceBlock(product, baseCurrency), stars(product.rating)),
+      product.why && product.why.length
+        ? h("ul", { class: "why-chips", "aria-label": "why" }, product.why.map((reason) => h("li", { class: "why-chip" }, reason)))
+        : null,
+      product.url
+        ? h("a", { class: "card-link", href: product.url, target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
+        : null,
+    ),
+  );
+}
+
+/** Cards grouped by platform, in the order platforms first appear in the ranking. */
+export function productGroups(products, baseCurrency) {
+  const groups = new Map();
+  for (const product of products) {
+    if (!groups.has(product.platform)) groups.set(product.platform, []);
+    groups.get(product.platform).push(product);
+  }
+  return h(
+    "div",
+    { class: "platform-groups" },
+    [...groups.entries()].map(([platform, items]) =>
+      h(
+        "section",
+        { class: "platform-group", "aria-label": platformName(platform, lang()), style: `--hue:${platformHue(platform)}` },
+        h("h3", { class: "platform-name" }, h("span", { class: "platform-dot", "aria-hidden": "true" }), platformName(platform, lang()), h("span", { class: "count" }, String(items.length))),
+        h("div", { class: "cards" }, items.map((product) => productCard(product, baseCurrency))),
+      ),
+    ),
+  );
+}
+
+export function priceCompare(groups, baseCurrency) {
+  const comparable = (groups || []).filter((group) => group.offers && group.offers.length > 1);
+  if (!comparable.length) return null;
+  return h(
+    "details",
+    { class: "compare" },
+    h("summary", {}, t("compare.title"), h("span", { class: "count" }, String(comparable.length))),
+    comparable.map((group) => {
+      const offers = [...group.offers].sort((a, b) => (a.price_base ?? Infinity) - (b.price_base ?? Infinity));
+      return h(
+        "table",
+        { class: "compare-table" },
+        h("caption", {}, group.title),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("compare.platform")), h("th", { scope: "col" }, t("compare.price")), h("th", { scope: "col" }, t("compare.inBase", { currency: baseCurrency })))),
+        h(
+          "tbody",
+          {},
+          offers.map((offer, index) =>
+            h(
+              "tr",
+              { class: index === 0 ? "cheapest" : "" },
+              h("th", { scope: "row" }, offer.url ? h("a", { href: offer.url, target: "_blank", rel: "noopener noreferrer" }, platformName(offer.platform, lang())) : platformName(offer.platform, lang()), index === 0 ? h("span", { class: "badge badge-good" }, t("compare.cheapest")) : null),
+              h("td", {}, formatMoney(offer.price, offer.currency)),
+              h("td", {}, formatMoney(offer.price_base, baseCurrency)),
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+export function personalizationBadge(personalization) {
+  if (!personalization) return null;
+  const likes = personalization.likes || [];
+  if (personalization.active) {
+    const text = likes.length ? t("perso.activeWith", { likes: likes.map((s) => s.replace(/-/g, " ")).join(", ") }) : t("perso.active");
+    return h("div", { class: "perso perso-on", "data-active": "true" }, h("span", { class: "perso-dot", "aria-hidden": "true" }), text);
+  }
+  return h("div", { class: "perso perso-off", "data-active": "false", title: t("perso.inactiveHelp") }, h("span", { class: "perso-dot", "aria-hidden": "true" }), t("perso.inactive"));
+}
+
+/** Everything under an assistant reply: badge, summary, grouped cards, price compare. */
+export function renderResults({ snapshot, personalization, baseCurrency }) {
+  const products = (snapshot && snapshot.products) || [];
+  const platforms = new Set(products.map((p) => p.platform));
+  return h(
+    "div",
+    { class: "results" },
+    h(
+      "div",
+      { class: "results-head" },
+      personalizationBadge(personalization || (snapshot && snapshot.personalization)),
+      products.length
+        ? h("span", { class: "results-count" }, t("cards.results", { n: products.length, p: platforms.size }))
+        : h("span", { class: "results-count" }, t("cards.noResults")),
+    ),
+    products.length ? productGroups(products, baseCurrency) : null,
+    priceCompare(snapshot && snapshot.price_compare, baseCurrency),
+  );
+}

@@ -1,0 +1,289 @@
+// The conversation: one turn per user message, fed by the AG-UI event stream. Text streams
+// in as TEXT_MESSAGE_CONTENT deltas; STEP_* / TOOL_CALL_* drive the activity line;
+// STATE_SNAPSHOT renders the cards; CUSTOM events carry personalization and memory changes.
+import { api } from "./api.js";
+import { renderResults } from "./cards.js";
+import { clear, h, toast } from "./dom.js";
+import { preferenceLabel, t } from "./i18n.js";
+import { newId, runAgent } from "./sse.js";
+
+const THREAD_KEY = "cartwise.thread";
+const STAGES = ["understanding", "searching", "picking", "remembering"];
+// The agent's finer steps folded into the four stages a shopper cares about.
+const STEP_TO_STAGE = {
+  understanding: "understanding",
+  profile: "understanding",
+  searching: "searching",
+  picking: "picking",
+  replying: "picking",
+  remembering: "remembering",
+};
+
+class Turn {
+  constructor(message) {
+    this.message = message;
+    this.stages = Object.fromEntries(STAGES.map((s) => [s, "pending"]));
+    this.platforms = new Set();
+    this.snapshot = null;
+    this.personalization = null;
+    this.memoryUpdate = null;
+    this.text = "";
+    this.startedAt = performance.now();
+    this.elapsed = null;
+    this.undone = false;
+
+    this.textEl = h("div", { class: "bubble-text", "aria-live": "polite" });
+    this.activityEl = h("ol", { class: "activity", "aria-label": t("activity.label") });
+    this.resultsEl = h("div", { class: "turn-results" });
+    this.noticeEl = h("div", { class: "turn-notice" });
+    this.errorEl = h("div", { class: "turn-error" });
+    this.assistantEl = h(
+      "div",
+      { class: "msg msg-assistant streaming" },
+      h("div", { class: "avatar", "aria-hidden": "true" }, "C"),
+      h("div", { class: "msg-body" }, this.activityEl, h("div", { class: "bubble" }, this.textEl), this.resultsEl, this.noticeEl, this.errorEl),
+    );
+    this.el = h(
+      "div",
+      { class: "turn" },
+      h("div", { class: "msg msg-user" }, h("div", { class: "bubble" }, h("span", { class: "sr-only" }, `${t("chat.you")}: `), message)),
+      this.assistantEl,
+    );
+    this.renderActivity();
+  }
+
+  renderActivity() {
+    clear(this.activityEl);
+    for (const stage of STAGES) {
+      const state = this.stages[stage];
+      let label = t(`stage.${stage}`);
+      if (stage === "searching" && this.platforms.size) label = t("stage.searchingN", { n: this.platforms.size });
+      this.activityEl.append(h("li", { class: `stage stage-${state}`, "data-stage": stage, "data-state": state }, h("span", { class: "stage-icon", "aria-hidden": "true" }), label));
+    }
+    if (this.elapsed !== null) {
+      this.activityEl.append(h("li", { class: "stage stage-time" }, t("stage.done", { s: (this.elapsed / 1000).toFixed(1) })));
+    }
+  }
+
+  setStage(step, state) {
+    const stage = STEP_TO_STAGE[step];
+    if (!stage) return;
+    // Entering a stage means every earlier stage is over, even if its FINISHED was not sent.
+    if (state === "active") {
+      for (const earlier of STAGES.slice(0, STAGES.indexOf(stage))) {
+        if (this.stages[earlier] !== "done") this.stages[earlier] = "done";
+      }
+    }
+    if (!(state === "done" && step === "profile")) this.stages[stage] = state;
+    this.renderActivity();
+  }
+
+  renderExtras(baseCurrency, onUndo) {
+    clear(this.resultsEl);
+    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, baseCurrency }));
+    clear(this.noticeEl);
+    const update = this.memoryUpdate;
+    if (update && ((update.added || []).length || (update.superseded || []).length)) {
+      const added = (update.added || []).map((e) => `${preferenceLabel(e)}${e.domain ? ` (${e.domain})` : ""}`);
+      const replaced = (update.superseded || []).map((e) => preferenceLabel(e));
+      this.noticeEl.append(
+        h(
+          "div",
+          { class: `remembered ${this.undone ? "is-undone" : ""}`, role: "status" },
+          h("span", { class: "remembered-icon", "aria-hidden": "true" }, "✓"),
+          h("span", { class: "remembered-text" }, this.undone ? t("remembered.undone") : [h("strong", {}, t("remembered.prefix")), " ", added.join("、"), replaced.length ? ` · ${t("remembered.replaced", { old: replaced.join("、") })}` : ""]),
+          this.undone ? null : h("button", { type: "button", class: "btn btn-ghost btn-small undo", "aria-label": t("remembered.undoLabel"), onclick: () => onUndo(this) }, t("remembered.undo")),
+        ),
+      );
+    }
+  }
+
+  showError(error, onRetry) {
+    clear(this.errorEl).append(
+      h(
+        "div",
+        { class: "error-box", role: "alert" },
+        h("div", {}, h("strong", {}, t("chat.errorTitle")), h("p", { class: "error-message" }, error.message)),
+        h("button", { type: "button", class: "btn btn-primary btn-small retry", onclick: onRetry }, t("chat.retry")),
+      ),
+    );
+  }
+}
+
+export class Chat {
+  constructor({ log, form, input, sendButton, onMemoryChanged, onSession, onUnexpected }) {
+    this.log = log;
+    this.form = form;
+    this.input = input;
+    this.sendButton = sendButton;
+    this.onMemoryChanged = onMemoryChanged;
+    this.onSession = onSession;
+    this.onUnexpected = onUnexpected;
+    this.turns = [];
+    this.controller = null;
+    this.baseCurrency = "CNY";
+    this.threadId = sessionStorage.getItem(THREAD_KEY) || this.freshThread();
+
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (this.controller) return this.stop();
+      this.send(input.value);
+    });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        if (!this.controller) this.send(input.value);
+      }
+    });
+  }
+
+  freshThread() {
+    const id = newId("web");
+    sessionStorage.setItem(THREAD_KEY, id);
+    return id;
+  }
+
+  newChat() {
+    this.stop();
+    this.threadId = this.freshThread();
+    this.turns = [];
+    for (const el of this.log.querySelectorAll(".turn")) el.remove();
+    this.log.classList.remove("has-turns");
+    this.onSession(null);
+    this.input.focus();
+  }
+
+  stop() {
+    if (this.controller) this.controller.abort();
+  }
+
+  setBusy(busy) {
+    this.sendButton.classList.toggle("is-stop", busy);
+    this.sendButton.setAttribute("aria-label", t(busy ? "chat.stop" : "chat.send"));
+    this.sendButton.querySelector(".send-label").textContent = t(busy ? "chat.stop" : "chat.send");
+  }
+
+  async send(raw) {
+    const message = raw.trim();
+    if (!message || this.controller) return;
+    this.input.value = "";
+    this.input.style.height = "";
+    const turn = new Turn(message);
+    this.turns.push(turn);
+    this.log.classList.add("has-turns");
+    this.log.append(turn.el);
+    turn.el.scrollIntoView({ block: "start", behavior: "smooth" });
+    await this.run(turn);
+  }
+
+  async run(turn) {
+    this.controller = new AbortController();
+    this.setBusy(true);
+    try {
+      await runAgent({
+        threadId: this.threadId,
+        message: turn.message,
+        signal: this.controller.signal,
+        onEvent: (event) => this.handle(turn, event),
+      });
+      turn.elapsed = performance.now() - turn.startedAt;
+      for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "done";
+      turn.renderActivity();
+    } catch (error) {
+      for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "failed";
+      turn.renderActivity();
+      if (error.name === "AbortError") {
+        turn.textEl.append(h("em", { class: "muted" }, ` ${t("chat.stopped")}`));
+      } else {
+        turn.showError(error, () => this.retry(turn));
+        this.onUnexpected?.(error);
+      }
+    } finally {
+      turn.assistantEl.classList.remove("streaming");
+      this.controller = null;
+      this.setBusy(false);
+    }
+  }
+
+  retry(turn) {
+    if (this.controller) return;
+    const fresh = new Turn(turn.message);
+    this.turns[this.turns.indexOf(turn)] = fresh;
+    turn.el.replaceWith(fresh.el);
+    this.run(fresh);
+  }
+
+  handle(turn, event) {
+    switch (event.type) {
+      case "STEP_STARTED":
+        turn.setStage(event.stepName, "active");
+        break;
+      case "STEP_FINISHED":
+        turn.setStage(event.stepName, "done");
+        break;
+      case "TOOL_CALL_START":
+        if ((event.toolCallName || "").startsWith("item_search:")) {
+          turn.platforms.add(event.toolCallName.slice("item_search:".length));
+          turn.setStage("searching", "active");
+        }
+        break;
+      case "TEXT_MESSAGE_START":
+        // A new assistant message within the same run continues the same bubble.
+        if (turn.text) turn.textEl.append(h("br"));
+        break;
+      case "TEXT_MESSAGE_CONTENT":
+        turn.text += event.delta || "";
+        turn.textEl.append(document.createTextNode(event.delta || ""));
+        break;
+      case "STATE_SNAPSHOT":
+        turn.snapshot = event.snapshot || {};
+        if (turn.snapshot.base_currency) this.baseCurrency = turn.snapshot.base_currency;
+        if (turn.snapshot.memory && turn.snapshot.memory.session) this.onSession(turn.snapshot.memory.session);
+        turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+        break;
+      case "CUSTOM":
+        if (event.name === "personalization") turn.personalization = event.value;
+        if (event.name === "memory_updated") {
+          turn.memoryUpdate = event.value || {};
+          if (turn.memoryUpdate.session) this.onSession(turn.memoryUpdate.session);
+          this.onMemoryChanged();
+        }
+        turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Undo a turn's memory changes: delete what was added, write back what was superseded. */
+  async undo(turn) {
+    const update = turn.memoryUpdate || {};
+    try {
+      for (const entry of update.added || []) {
+        try {
+          await api.deleteMemory(entry.dedup_key);
+        } catch (error) {
+          if (error.status !== 404) throw error; // already gone is what undo wants
+        }
+      }
+      for (const entry of update.superseded || []) {
+        const { polarity, category, domain, slug, strength, keywords } = entry;
+        await api.addMemory({ polarity, category, domain, slug, strength, keywords });
+      }
+      turn.undone = true;
+      turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+      toast(t("remembered.undone"));
+    } catch (error) {
+      toast(error.message, { kind: "error", timeout: 8000 });
+    }
+    this.onMemoryChanged();
+  }
+
+  rerender() {
+    this.setBusy(Boolean(this.controller));
+    for (const turn of this.turns) {
+      turn.renderActivity();
+      turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+    }
+  }
+}

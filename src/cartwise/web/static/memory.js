@@ -1,0 +1,182 @@
+// The memory panel (long-term preferences the shopper can see, edit and delete) and the
+// session panel (P_t of the current thread).
+import { api } from "./api.js";
+import { clear, h, platformName, toast } from "./dom.js";
+import { lang, preferenceLabel, t } from "./i18n.js";
+
+const CATEGORY_ORDER = ["material", "brand", "color", "style", "size", "budget", "other"];
+
+export class MemoryPanel {
+  constructor(root, { onError }) {
+    this.root = root;
+    this.onError = onError;
+    this.entries = [];
+    this.editing = null;
+  }
+
+  async refresh() {
+    try {
+      this.entries = await api.listMemory();
+      this.render();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  render() {
+    const list = clear(this.root.querySelector(".memory-list"));
+    if (!this.entries.length) {
+      list.append(h("p", { class: "empty-note" }, t("memory.empty")));
+      return;
+    }
+    for (const polarity of ["dislike", "like"]) {
+      const entries = this.entries.filter((e) => e.polarity === polarity);
+      if (!entries.length) continue;
+      const byCategory = new Map();
+      for (const entry of entries) {
+        if (!byCategory.has(entry.category)) byCategory.set(entry.category, []);
+        byCategory.get(entry.category).push(entry);
+      }
+      const categories = [...byCategory.keys()].sort((a, b) => CATEGORY_ORDER.indexOf(a) - CATEGORY_ORDER.indexOf(b));
+      list.append(
+        h(
+          "section",
+          { class: `memory-group polarity-${polarity}`, "aria-label": t(polarity === "like" ? "memory.likes" : "memory.dislikes") },
+          h("h3", {}, t(polarity === "like" ? "memory.likes" : "memory.dislikes")),
+          categories.map((category) =>
+            h(
+              "div",
+              { class: "memory-category" },
+              h("h4", {}, t(`category.${category}`)),
+              h("ul", { class: "chips" }, byCategory.get(category).map((entry) => this.chip(entry))),
+            ),
+          ),
+        ),
+      );
+    }
+  }
+
+  chip(entry) {
+    const label = preferenceLabel(entry);
+    const item = h(
+      "li",
+      { class: `pref-chip ${entry.polarity} ${entry.strength}`, "data-key": entry.dedup_key },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "pref-main",
+          "aria-label": t("memory.edit", { label }),
+          "aria-expanded": this.editing === entry.dedup_key ? "true" : "false",
+          onclick: () => this.toggleEditor(entry),
+        },
+        h("span", { class: "pref-label" }, label),
+        h("span", { class: "pref-domain" }, entry.domain || t("memory.global")),
+        h("span", { class: `pref-strength ${entry.strength}` }, t(entry.strength === "hard" ? "memory.hard" : "memory.soft")),
+      ),
+      h("button", { type: "button", class: "pref-delete", "aria-label": t("memory.delete", { label }), onclick: () => this.remove(entry) }, "×"),
+    );
+    if (this.editing === entry.dedup_key) item.append(this.editor(entry));
+    return item;
+  }
+
+  toggleEditor(entry) {
+    this.editing = this.editing === entry.dedup_key ? null : entry.dedup_key;
+    this.render();
+    if (this.editing) this.root.querySelector(".pref-editor select")?.focus();
+  }
+
+  editor(entry) {
+    const select = (name, value, options) =>
+      h("select", { name, "aria-label": t(`memory.${name}`) }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
+    const form = h(
+      "form",
+      { class: "pref-editor", "aria-label": t("memory.edit", { label: preferenceLabel(entry) }) },
+      h("label", {}, h("span", {}, t("memory.polarity")), select("polarity", entry.polarity, [["like", t("polarity.like")], ["dislike", t("polarity.dislike")]])),
+      h("label", {}, h("span", {}, t("memory.strength")), select("strength", entry.strength, [["hard", t("strength.hard")], ["soft", t("strength.soft")]])),
+      h("label", {}, h("span", {}, t("memory.domain")), h("input", { name: "domain", value: entry.domain, "aria-label": t("memory.domain"), pattern: "[a-z0-9]+(-[a-z0-9]+)*", autocomplete: "off" })),
+      h("p", { class: "pref-keywords" }, `${t("memory.keywords")}: ${(entry.keywords || []).join(", ") || "—"}`),
+      h(
+        "div",
+        { class: "editor-actions" },
+        h("button", { type: "submit", class: "btn btn-primary btn-small" }, t("memory.save")),
+        h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => this.toggleEditor(entry) }, t("memory.cancel")),
+      ),
+    );
+    form.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.toggleEditor(entry);
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const changes = {};
+      for (const field of ["polarity", "strength", "domain"]) {
+        const value = String(data.get(field) ?? "").trim();
+        if (value !== entry[field]) changes[field] = value;
+      }
+      this.editing = null;
+      if (!Object.keys(changes).length) return this.render();
+      try {
+        await api.patchMemory(entry.dedup_key, changes);
+      } catch (error) {
+        this.onError(error);
+      }
+      await this.refresh();
+    });
+    return form;
+  }
+
+  async remove(entry) {
+    try {
+      await api.deleteMemory(entry.dedup_key);
+      toast(t("memory.deleted", { label: preferenceLabel(entry) }));
+    } catch (error) {
+      this.onError(error);
+    }
+    await this.refresh();
+  }
+}
+
+function section(title, content, className) {
+  return h("section", { class: `session-section ${className}` }, h("h3", {}, title), content);
+}
+
+export function renderSession(root, state) {
+  const body = clear(root.querySelector(".session-body"));
+  const empty =
+    !state ||
+    !(state.current_intent || state.category || Object.keys(state.slots || {}).length || (state.constraints || []).length || (state.rejected_options || []).length || (state.open_questions || []).length);
+  if (empty) {
+    body.append(h("p", { class: "empty-note" }, t("session.empty")));
+    return;
+  }
+  if (state.current_intent || state.category) {
+    body.append(section(t("session.intent"), h("p", { class: "intent" }, state.current_intent || state.category), "session-intent"));
+  }
+  const slots = Object.entries(state.slots || {});
+  if (slots.length) {
+    body.append(section(t("session.slots"), h("dl", { class: "slots" }, slots.map(([name, value]) => [h("dt", {}, name.replace(/_/g, " ")), h("dd", {}, value)])), "session-slots"));
+  }
+  if ((state.constraints || []).length) {
+    body.append(
+      section(
+        t("session.constraints"),
+        h("ul", { class: "chips" }, state.constraints.map((c) => h("li", { class: `pref-chip static ${c.polarity} ${c.strength}` }, h("span", { class: "pref-main" }, h("span", { class: "pref-label" }, preferenceLabel(c)))))),
+        "session-constraints",
+      ),
+    );
+  }
+  if ((state.rejected_options || []).length) {
+    const recent = state.rejected_options.slice(-12).reverse();
+    body.append(
+      section(
+        t("session.rejected"),
+        h("ul", { class: "rejected" }, recent.map((r) => h("li", {}, h("span", { class: "rejected-title" }, r.title), h("span", { class: "rejected-meta" }, `${platformName(r.platform, lang())} · ${r.reason}`)))),
+        "session-rejected",
+      ),
+    );
+  }
+  if ((state.open_questions || []).length) {
+    body.append(section(t("session.questions"), h("ul", { class: "questions" }, state.open_questions.map((q) => h("li", {}, q))), "session-questions"));
+  }
+}
