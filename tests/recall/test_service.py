@@ -1,0 +1,162 @@
+"""RecallService: three towers, score parts, hybrid fusion, filters, persistence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cartwise.catalog.product import Product
+from cartwise.errors import InvalidInput, UnknownPlatform
+from cartwise.recall.embedders import create_embedder
+from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.indexes.base import SearchFilters
+from cartwise.recall.lexical import model_tokens, tokenize
+from cartwise.recall.service import RecallService
+from cartwise.settings import Settings
+from tests.factories import make_product
+
+MODEL_CATALOG = [
+    ("AMD Ryzen 9 5900X 3.7 GHz 12-core processor", "AMD", 251.0),
+    ("AMD Ryzen 9 5950X 3.4 GHz 16-core processor", "AMD", 399.0),
+    ("AMD Ryzen 7 5800X 3.8 GHz 8-core processor", "AMD", 189.0),
+    ("AMD Ryzen 9 7900X processor", "AMD", 420.0),
+    ("ASUS ROG Strix XG43UQ 43 inch 4K gaming monitor", "ASUS", 900.0),
+    ("ASUS ROG Strix XG43VQ 43 inch curved gaming monitor", "ASUS", 700.0),
+    ("ASUS ROG Strix XG27UQ 27 inch 4K gaming monitor", "ASUS", 600.0),
+    ("Sony WH-1000XM5 wireless noise cancelling headphones", "Sony", 2499.0),
+    ("Sony WH-1000XM4 wireless noise cancelling headphones", "Sony", 1899.0),
+    ("Sony WF-1000XM5 true wireless earbuds", "Sony", 1699.0),
+    ("索尼 WH1000XM5 头戴式降噪耳机 黑色", "Sony", 2399.0),
+    ("Bose QuietComfort 45 noise cancelling headphones", "Bose", 1999.0),
+    ("铁三角 金属头戴式耳机 hifi", "Audio-Technica", 899.0),
+    ("漫步者 塑料外壳 蓝牙耳机", "Edifier", 199.0),
+    ("Levi's 511 slim jeans", "Levi's", 499.0),
+    ("Nike Air Zoom Pegasus 40 running shoes", "Nike", 799.0),
+]
+
+
+def _service(settings: Settings, embedder: Embedder | None = None) -> RecallService:
+    embedder = embedder or create_embedder(settings.embedder)
+    service = RecallService.open(settings, embedder)
+    products = [
+        make_product(
+            str(i),
+            platform="jd" if i % 2 else "amazon",
+            title=title,
+            brand=brand,
+            price=price,
+        )
+        for i, (title, brand, price) in enumerate(MODEL_CATALOG)
+    ]
+    service.upsert(products, embedder.embed_documents([p.embedding_text() for p in products]))
+    return service
+
+
+def test_tokenizer_keeps_model_numbers_whole_and_split() -> None:
+    tokens = tokenize("Sony WH-1000XM5 AMD 5900X XG43UQ 降噪耳机")
+    for token in ("wh-1000xm5", "wh1000xm5", "1000xm5", "5900x", "5900", "xg43uq", "43"):
+        assert token in tokens
+    assert "降噪" in tokens and "耳机" in tokens and "噪耳" in tokens
+    assert model_tokens("Ryzen 9 5900X vs ryzen 7") == ["5900x"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected_title"),
+    [
+        ("Ryzen 9 5900X", "AMD Ryzen 9 5900X"),
+        ("XG43UQ", "ASUS ROG Strix XG43UQ"),
+        ("WH-1000XM5", "Sony WH-1000XM5"),
+        ("AMD Ryzen 9 5950X price", "AMD Ryzen 9 5950X"),
+    ],
+)
+def test_exact_model_names_come_first(settings: Settings, query: str, expected_title: str) -> None:
+    service = _service(settings)
+    results = service.search(query, k=5).results
+    assert results[0].product.title.startswith(expected_title)
+
+
+def test_model_number_matches_differently_written_title(settings: Settings) -> None:
+    service = _service(settings)
+    keys = [h.product.title for h in service.search("索尼 WH-1000XM5 耳机", k=3).results]
+    assert set(keys[:2]) == {
+        "Sony WH-1000XM5 wireless noise cancelling headphones",
+        "索尼 WH1000XM5 头戴式降噪耳机 黑色",
+    }
+
+
+def test_no_profile_means_no_user_vector(settings: Settings) -> None:
+    service = _service(settings)
+    for profile in (None, "", "   "):
+        response = service.search("headphones", k=3, profile=profile)
+        assert response.personalization is False
+        assert all(hit.score_user == 0.0 for hit in response.results)
+
+
+def test_profile_activates_user_tower_and_reports_score_parts(settings: Settings) -> None:
+    service = _service(settings)
+    embedder = service.embedder
+    profile = "Sony"
+    response = service.search("headphones", k=5, profile=profile, mode="dense")
+    assert response.personalization is True
+    q, u = embedder.embed_query("headphones"), embedder.embed_query(profile)
+    norm = float(np.linalg.norm(q + settings.recall_user_beta * u))
+    for hit in response.results:
+        item = service.index.vectors([hit.product.key])[0]
+        assert hit.score_query == pytest.approx(float(item @ q), abs=1e-5)
+        assert hit.score_user == pytest.approx(float(item @ u), abs=1e-5)
+        expected = (hit.score_query + settings.recall_user_beta * hit.score_user) / norm
+        assert hit.score == pytest.approx(expected, abs=1e-5)
+    assert any(hit.score_user != 0.0 for hit in response.results)
+
+
+def test_beta_zero_disables_personalization(settings: Settings) -> None:
+    embedder = create_embedder(settings.embedder)
+    service = RecallService.open(settings.model_copy(update={"recall_user_beta": 0.0}), embedder)
+    service.upsert([make_product("1")], embedder.embed_documents(["product 1"]))
+    assert service.search("product", profile="Sony").personalization is False
+
+
+def test_filters_hold_in_every_mode(settings: Settings) -> None:
+    service = _service(settings)
+    filters = SearchFilters(platforms=["jd"], max_price_base=1000, brands=["sony", "ASUS"])
+    for mode in ("hybrid", "dense", "lexical"):
+        results = service.search(
+            "Sony WH-1000XM5 headphones monitor", k=20, filters=filters, mode=mode
+        ).results  # type: ignore[arg-type]
+        assert results, mode
+        assert all(filters.accepts(hit.product) for hit in results), mode
+
+
+def test_unknown_platform_is_an_error(settings: Settings) -> None:
+    service = _service(settings)
+    with pytest.raises(UnknownPlatform) as error:
+        service.search("headphones", filters=SearchFilters(platforms=["jd", "ebay"]))
+    assert error.value.known == ["amazon", "jd"]
+
+
+def test_bad_requests_are_refused(settings: Settings) -> None:
+    service = _service(settings)
+    with pytest.raises(InvalidInput):
+        service.search("   ")
+    with pytest.raises(InvalidInput):
+        service.search("headphones", k=0)
+
+
+def test_lexical_follows_upserts_and_deletes(settings: Settings) -> None:
+    service = _service(settings)
+    assert service.search("zyxwv", mode="lexical").results == []
+    newcomer = make_product("new", platform="jd", title="Zyxwv limited edition kettle")
+    service.upsert([newcomer], service.embedder.embed_documents([newcomer.title]))
+    assert [h.product.key for h in service.search("zyxwv", mode="lexical").results] == ["jd:new"]
+    assert service.delete(["jd:new"]) == 1
+    assert service.search("zyxwv", mode="lexical").results == []
+
+
+def test_reopened_service_finds_the_same_products(settings: Settings) -> None:
+    service = _service(settings)
+    before = [h.product.key for h in service.search("Ryzen 9 5900X", k=5).results]
+    service.close()
+    reopened = RecallService.open(settings, create_embedder(settings.embedder))
+    assert reopened.count() == len(MODEL_CATALOG)
+    assert [h.product.key for h in reopened.search("Ryzen 9 5900X", k=5).results] == before
+    assert reopened.get("jd:1") == Product.model_validate(reopened.get("jd:1"))
