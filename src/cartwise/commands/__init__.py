@@ -7,7 +7,7 @@ import importlib
 import typer
 
 # Each module exposes `register(app)`. Add one line per command module.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["memory", "session", "understand"]
 
 
 def register_all(app: typer.Typer) -> None:

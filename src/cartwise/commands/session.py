@@ -1,0 +1,81 @@
+"""`cartwise session`: look at or clear one thread's session state P_t."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import typer
+
+from cartwise.commands.memory import clean_errors
+from cartwise.errors import NotFound
+from cartwise.memory import create_session_store
+from cartwise.memory.session_state import SessionStore
+from cartwise.settings import get_settings
+
+session_app = typer.Typer(help="Session state (P_t) of one thread.", no_args_is_help=True)
+
+ThreadOption = Annotated[str, typer.Option("--thread", "-t", help="The thread id.")]
+UserOption = Annotated[
+    str | None, typer.Option("--user", "-u", help="The thread's owner (looked up when omitted).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(session_app, name="session")
+
+
+@contextmanager
+def _sessions() -> Iterator[SessionStore]:
+    with clean_errors():
+        store = create_session_store(get_settings())
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+def _owner(store: SessionStore, thread: str, user: str | None) -> str:
+    owner = user or store.owner(thread)
+    if owner is None:
+        raise NotFound("thread", thread)
+    return owner
+
+
+@session_app.command("show")
+def show(thread: ThreadOption, user: UserOption = None, as_json: JsonOption = False) -> None:
+    """The thread's P_t and how many recent messages are kept (nothing once expired)."""
+    with _sessions() as store:
+        owner = _owner(store, thread, user)
+        state = store.get(owner, thread)
+        messages = store.messages(owner, thread)
+        if state.is_empty and not messages:
+            raise NotFound("thread", thread)
+    if as_json:
+        typer.echo(state.model_dump_json(indent=2))
+        return
+    typer.echo(f"thread {thread} (user {owner}), {len(messages)} recent messages")
+    typer.echo(f"intent: {state.current_intent or '-'}  category: {state.category or '-'}")
+    for name, value in state.slots.items():
+        typer.echo(f"slot {name} = {value}")
+    for constraint in state.constraints:
+        typer.echo(
+            f"constraint {constraint.polarity.value} {constraint.key} ({constraint.strength.value})"
+        )
+    for option in state.rejected_options:
+        typer.echo(f"rejected {option.platform}/{option.item_id}: {option.reason}")
+    for question in state.open_questions:
+        typer.echo(f"open question: {question}")
+    for decision in state.decisions_made:
+        typer.echo(f"decision: {decision.text}")
+
+
+@session_app.command("clear")
+def clear(thread: ThreadOption, user: UserOption = None) -> None:
+    """Forget the thread's P_t and messages now instead of at expiry."""
+    with _sessions() as store:
+        if not store.clear(_owner(store, thread, user), thread):
+            raise NotFound("thread", thread)
+    typer.echo(f"cleared thread {thread}")
