@@ -7,7 +7,7 @@ import importlib
 import typer
 
 # Each module exposes `register(app)`. Add one line per command module.
-COMMAND_MODULES: list[str] = ["memory", "session", "understand"]
+COMMAND_MODULES: list[str] = ["memory", "session", "understand", "search"]
 
 
 def register_all(app: typer.Typer) -> None:
