@@ -1,0 +1,130 @@
+"""AG-UI over Server-Sent Events: one `RunAgentInput` in, one run's events out.
+
+Everything that can fail *before* the run — an empty or oversized message, someone else's
+thread, a dead store — is checked before the first byte is streamed, so those failures are
+ordinary 4xx/503 JSON responses. Once the stream has started, a failure becomes a
+RUN_ERROR event that closes the run; the stream is always a legal sequence:
+RUN_STARTED, the agent's events, then exactly one of RUN_FINISHED or RUN_ERROR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    CustomEvent,
+    RunAgentInput,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextPart,
+    UserMessage,
+)
+from ag_ui.encoder import EventEncoder
+from pydantic import BaseModel
+
+from cartwise.api.deps import ApiState, ServingDeps
+from cartwise.errors import CartwiseError, InvalidInput
+from cartwise.log import logger
+
+MAX_THREAD_ID_CHARS = 128
+
+# Agent tasks outlive a client that disconnects mid-turn: the curator's memory writes must
+# finish whole rather than be cancelled halfway. References are held here until done.
+_running_turns: set[asyncio.Task[Any]] = set()
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """A validated turn: who, where, and what they said."""
+
+    user: str
+    thread: str
+    run_id: str
+    message: str
+
+
+def parse_turn(run_input: RunAgentInput, *, user: str, max_message_chars: int) -> TurnRequest:
+    """The turn a RunAgentInput asks for: its last user message. `InvalidInput` when the
+    thread id is unusable or the message is missing, empty or too long."""
+    thread = run_input.thread_id.strip()
+    if not thread or len(thread) > MAX_THREAD_ID_CHARS:
+        raise InvalidInput(f"threadId must be 1-{MAX_THREAD_ID_CHARS} characters")
+    user_messages = [m for m in run_input.messages if isinstance(m, UserMessage)]
+    if not user_messages:
+        raise InvalidInput("messages contains no user message")
+    content = user_messages[-1].content
+    if isinstance(content, str):
+        text = content
+    else:
+        text = "\n".join(part.text for part in content if isinstance(part, TextPart))
+    text = text.strip()
+    if not text:
+        raise InvalidInput("the last user message is empty")
+    if len(text) > max_message_chars:
+        raise InvalidInput(
+            f"message too long: {len(text)} characters; the limit is {max_message_chars}"
+        )
+    return TurnRequest(user=user, thread=thread, run_id=run_input.run_id, message=text)
+
+
+async def stream_turn(state: ApiState, deps: ServingDeps, turn: TurnRequest) -> AsyncIterator[str]:
+    """Run one agent turn and yield its events as SSE frames."""
+    encoder = EventEncoder()
+    queue: asyncio.Queue[BaseEvent | None] = asyncio.Queue()
+
+    async def emit(event: BaseEvent) -> None:
+        queue.put_nowait(event)
+
+    yield encoder.encode(RunStartedEvent(thread_id=turn.thread, run_id=turn.run_id))
+    started = time.perf_counter()
+    task: asyncio.Task[BaseModel] = asyncio.create_task(
+        state.runner(deps, user=turn.user, thread=turn.thread, message=turn.message, emit=emit)
+    )
+    _running_turns.add(task)
+    task.add_done_callback(_running_turns.discard)
+    # Runs after the task's last emit, so the sentinel is always the last item queued.
+    task.add_done_callback(lambda _: queue.put_nowait(None))
+
+    while (event := await queue.get()) is not None:
+        _count_memory_writes(state, event)
+        yield encoder.encode(event)
+
+    state.metrics.turn_seconds.observe(time.perf_counter() - started)
+    try:
+        result = task.result()
+    except CartwiseError as exc:
+        state.metrics.turns.labels(outcome="error").inc()
+        logger.warning("turn failed on thread %s: %s", turn.thread, exc)
+        yield encoder.encode(RunErrorEvent(message=str(exc), code=type(exc).__name__))
+        return
+    except Exception:
+        state.metrics.turns.labels(outcome="error").inc()
+        logger.exception("turn crashed on thread %s", turn.thread)
+        yield encoder.encode(
+            RunErrorEvent(
+                message="internal error while answering; the turn was not completed",
+                code="internal_error",
+            )
+        )
+        return
+    state.metrics.turns.labels(outcome="finished").inc()
+    timings = getattr(result, "timings", None)
+    if isinstance(timings, dict):
+        state.metrics.observe_timings(timings)
+    yield encoder.encode(RunFinishedEvent(thread_id=turn.thread, run_id=turn.run_id))
+
+
+def _count_memory_writes(state: ApiState, event: BaseEvent) -> None:
+    if not isinstance(event, CustomEvent) or event.name != "memory_updated":
+        return
+    value = event.value if isinstance(event.value, dict) else {}
+    for kind in ("added", "superseded"):
+        written = value.get(kind) or []
+        if written:
+            state.metrics.memory_writes.labels(kind=kind).inc(len(written))

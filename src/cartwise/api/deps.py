@@ -1,0 +1,197 @@
+"""FastAPI dependencies as `Annotated` aliases; routes declare what they need by type.
+
+`CurrentUser` turns a bearer token into a username. `OwnedThread` is the one place a
+thread's ownership is checked: a thread that does not exist or belongs to someone else is
+a 404 either way, so a client cannot probe which thread ids other shoppers use.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Annotated, Any, Protocol
+
+from ag_ui.core import BaseEvent
+from fastapi import Depends, Path, Request
+from fastapi.security import OAuth2PasswordBearer
+from pydantic import BaseModel
+
+from cartwise.api.auth import AccountStore, InvalidCredentials, verify_token
+from cartwise.api.limits import RateLimiter
+from cartwise.api.metrics import ApiMetrics
+from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.memory.session_state import SessionStore
+from cartwise.memory.store import PreferenceStore
+from cartwise.settings import Settings
+
+Emit = Callable[[BaseEvent], Awaitable[None]]
+
+
+class ServingDeps(Protocol):
+    """What the API reads from the agent's `AgentDeps` (a frozen dataclass satisfies it)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def preferences(self) -> PreferenceStore: ...
+    @property
+    def sessions(self) -> SessionStore: ...
+    @property
+    def recall(self) -> Any: ...
+
+
+class TurnRunner(Protocol):
+    """`cartwise.agent.run.run_agent`'s signature."""
+
+    def __call__(
+        self, deps: Any, *, user: str, thread: str, message: str, emit: Emit | None = None
+    ) -> Coroutine[Any, Any, BaseModel]: ...
+
+
+class DepsProvider:
+    """Opens the agent's dependencies once, and again after a failure.
+
+    A dead Redis at start must not stop the server from starting: `/healthz` answers,
+    `/readyz` and every store-backed route answer 503 naming the URL, and the first request
+    after Redis is back opens the stores. Retries are spaced so a dead backend is not
+    hammered by every request."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        factory: Callable[[Settings], ServingDeps],
+        *,
+        deps: ServingDeps | None = None,
+        retry_seconds: float = 5.0,
+    ) -> None:
+        self._settings = settings
+        self._factory = factory
+        self._deps = deps
+        self._owned = deps is None
+        self.retry_seconds = retry_seconds
+        self._last_error: StoreUnavailable | None = None
+        self._failed_at = 0.0
+        self._lock = threading.Lock()
+
+    def get(self) -> ServingDeps:
+        if self._deps is not None:
+            return self._deps
+        with self._lock:
+            if self._deps is not None:
+                return self._deps
+            now = time.monotonic()
+            if self._last_error is not None and now - self._failed_at < self.retry_seconds:
+                raise self._last_error
+            try:
+                self._deps = self._factory(self._settings)
+            except StoreUnavailable as exc:
+                self._last_error, self._failed_at = exc, now
+                raise
+            self._last_error = None
+            return self._deps
+
+    def close(self) -> None:
+        deps, self._deps = self._deps, None
+        if deps is not None and self._owned:
+            deps.preferences.close()
+            deps.sessions.close()
+
+
+@dataclass
+class ApiState:
+    """Everything the routes share, kept on `app.state.cartwise`."""
+
+    settings: Settings
+    accounts: AccountStore
+    provider: DepsProvider
+    runner: TurnRunner
+    metrics: ApiMetrics
+    limiter: RateLimiter
+
+
+oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/auth/token")
+
+
+def get_state(request: Request) -> ApiState:
+    state: ApiState = request.app.state.cartwise
+    return state
+
+
+StateDep = Annotated[ApiState, Depends(get_state)]
+
+
+def get_settings(state: StateDep) -> Settings:
+    return state.settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_accounts(state: StateDep) -> AccountStore:
+    return state.accounts
+
+
+AccountsDep = Annotated[AccountStore, Depends(get_accounts)]
+
+
+def get_metrics(state: StateDep) -> ApiMetrics:
+    return state.metrics
+
+
+MetricsDep = Annotated[ApiMetrics, Depends(get_metrics)]
+
+
+def get_current_user(state: StateDep, token: Annotated[str, Depends(oauth2_scheme)]) -> str:
+    username = verify_token(token, secret=state.settings.auth_secret)
+    # A token outlives nothing: an account removed from the database stops working at once.
+    if not state.accounts.exists(username):
+        raise InvalidCredentials("invalid token: unknown account")
+    return username
+
+
+CurrentUser = Annotated[str, Depends(get_current_user)]
+
+
+def get_serving_deps(state: StateDep) -> ServingDeps:
+    return state.provider.get()
+
+
+ServingDepsDep = Annotated[ServingDeps, Depends(get_serving_deps)]
+
+
+def get_preferences(deps: ServingDepsDep) -> PreferenceStore:
+    return deps.preferences
+
+
+PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]
+
+
+def get_sessions(deps: ServingDepsDep) -> SessionStore:
+    return deps.sessions
+
+
+SessionsDep = Annotated[SessionStore, Depends(get_sessions)]
+
+
+def require_thread_access(
+    sessions: SessionStore, user: str, thread: str, *, may_create: bool
+) -> str:
+    """The thread id when `user` may use it. Someone else's thread is a 404, exactly like a
+    missing one; a missing thread is fine only when the caller is about to start it."""
+    owner = sessions.owner(thread)
+    if owner == user or (owner is None and may_create):
+        return thread
+    raise NotFound("thread", thread)
+
+
+def get_owned_thread(
+    user: CurrentUser,
+    sessions: SessionsDep,
+    thread: Annotated[str, Path(min_length=1, max_length=128)],
+) -> str:
+    return require_thread_access(sessions, user, thread, may_create=False)
+
+
+OwnedThread = Annotated[str, Depends(get_owned_thread)]

@@ -1,0 +1,109 @@
+"""The FastAPI application: `create_app()` gathers the routers, the error handlers, the
+body-size limit and the shared state; the lifespan opens and closes the backends."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib.resources import files
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+from cartwise.api.auth import AccountStore
+from cartwise.api.deps import ApiState, DepsProvider, ServingDeps, TurnRunner
+from cartwise.api.errors import install_error_handlers
+from cartwise.api.limits import BodySizeLimit, RateLimiter
+from cartwise.api.metrics import ApiMetrics
+from cartwise.api.routes import agent, auth, health, memory, search, threads
+from cartwise.errors import StoreUnavailable
+from cartwise.log import logger
+from cartwise.settings import Settings, get_settings
+
+
+def _create_deps(settings: Settings) -> ServingDeps:
+    from cartwise.agent.deps import create_deps
+
+    deps: ServingDeps = create_deps(settings)
+    return deps
+
+
+def _default_runner() -> TurnRunner:
+    from cartwise.agent.run import run_agent
+
+    runner: TurnRunner = run_agent
+    return runner
+
+
+def create_app(
+    settings: Settings | None = None,
+    deps: ServingDeps | None = None,
+    *,
+    runner: TurnRunner | None = None,
+    deps_factory: Callable[[Settings], ServingDeps] | None = None,
+) -> FastAPI:
+    """The Cartwise HTTP API.
+
+    `deps` are the agent's opened dependencies (the caller keeps ownership); without them
+    the app opens its own at start-up with `deps_factory` (default: the agent's
+    `create_deps`) and closes them at shutdown. `runner` is the turn entry point (default:
+    `cartwise.agent.run.run_agent`)."""
+    settings = settings or get_settings()
+    metrics = ApiMetrics()
+    provider = DepsProvider(settings, deps_factory or _create_deps, deps=deps)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        metrics.attach()
+        try:
+            await run_in_threadpool(provider.get)
+        except StoreUnavailable as exc:
+            # Serve anyway: /healthz answers, /readyz and store routes say 503 until the
+            # backend is back (see DepsProvider).
+            logger.error("starting without backends: %s", exc)
+        try:
+            yield
+        finally:
+            metrics.detach()
+            provider.close()
+            state.accounts.close()
+
+    app = FastAPI(
+        title="Cartwise",
+        summary="A bilingual shopping assistant with preference memory (AG-UI over SSE).",
+        lifespan=lifespan,
+    )
+    state = ApiState(
+        settings=settings,
+        accounts=AccountStore(settings.home / "accounts.db"),
+        provider=provider,
+        runner=runner or _default_runner(),
+        metrics=metrics,
+        limiter=RateLimiter(settings.rate_limit_per_minute),
+    )
+    app.state.cartwise = state
+    install_error_handlers(app)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_request_bytes,
+        on_reject=lambda: metrics.rejected_requests.labels(reason="too_large").inc(),
+    )
+    for module in (auth, agent, memory, threads, search, health):
+        app.include_router(module.router)
+    _mount_web(app)
+    return app
+
+
+def _mount_web(app: FastAPI) -> None:
+    """Serve the web page at `/` and its modules under `/static/` (when they exist)."""
+    static = files("cartwise.web").joinpath("static")
+    index = static.joinpath("index.html")
+    if not index.is_file():
+        return
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(str(index))

@@ -1,0 +1,51 @@
+"""Liveness, readiness and Prometheus metrics (no authentication: for operators and probes)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+
+from cartwise.api.deps import MetricsDep, StateDep
+from cartwise.api.metrics import CONTENT_TYPE_LATEST
+from cartwise.api.schemas import HealthPublic
+from cartwise.errors import CartwiseError
+
+router = APIRouter(tags=["health"])
+
+# A key no real user can have (usernames cannot contain ":"), so the probe reads nothing real.
+PROBE_USER = "readyz:probe"
+
+
+@router.get("/healthz")
+def healthz() -> HealthPublic:
+    """The process is up and serving."""
+    return HealthPublic(status="ok")
+
+
+@router.get("/readyz", response_model=HealthPublic)
+def readyz(state: StateDep) -> JSONResponse:
+    """Every backend answers: accounts, preference and session stores, the product index."""
+    checks: dict[str, str] = {}
+    try:
+        state.accounts.exists(PROBE_USER)
+        checks["accounts"] = "ok"
+    except CartwiseError as exc:
+        checks["accounts"] = str(exc)
+    try:
+        deps = state.provider.get()
+        deps.preferences.list(PROBE_USER)
+        checks["preferences"] = "ok"
+        deps.sessions.owner(PROBE_USER)
+        checks["sessions"] = "ok"
+    except CartwiseError as exc:
+        checks.setdefault("preferences", str(exc))
+        checks["sessions"] = checks.get("sessions", str(exc))
+    ready = all(value == "ok" for value in checks.values())
+    body = HealthPublic(status="ok" if ready else "unavailable", checks=checks)
+    return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
+
+
+@router.get("/metrics")
+def metrics(metrics: MetricsDep) -> Response:
+    """Prometheus text exposition of this instance's metrics."""
+    return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,79 @@
+"""Long-term memory of the signed-in shopper: list, add, correct, delete, export.
+
+Every store call names the current user, so there is no way to reach another shopper's
+entries: their keys simply do not exist for this user (404)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response, status
+
+from cartwise.api.deps import CurrentUser, MetricsDep, PreferencesDep
+from cartwise.api.schemas import MemoryExport, PreferenceCreate, PreferencePublic, PreferenceUpdate
+from cartwise.errors import NotFound
+from cartwise.memory.store import PreferenceEntry, Provenance, utcnow
+
+router = APIRouter(prefix="/api/memory", tags=["memory"])
+
+DedupKey = Annotated[str, Path(min_length=3, max_length=256)]
+
+
+@router.get("")
+def list_memory(user: CurrentUser, preferences: PreferencesDep) -> list[PreferencePublic]:
+    """Every long-term preference of the current user, oldest first."""
+    return preferences.list(user)
+
+
+@router.get("/export")
+def export_memory(user: CurrentUser, preferences: PreferencesDep) -> MemoryExport:
+    """Everything remembered about the current user, as one JSON document."""
+    return MemoryExport(user=user, entries=preferences.list(user))
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_memory(
+    body: PreferenceCreate, user: CurrentUser, preferences: PreferencesDep, metrics: MetricsDep
+) -> PreferencePublic:
+    """Write a preference (merged by key; its opposite-polarity twin is retired)."""
+    entry = PreferenceEntry(**body.model_dump(), provenance=Provenance(source_turn="api:memory"))
+    stored = preferences.upsert(user, entry)
+    metrics.memory_writes.labels(kind="added").inc()
+    return stored
+
+
+@router.patch("/{dedup_key}")
+def update_memory(
+    dedup_key: DedupKey,
+    body: PreferenceUpdate,
+    user: CurrentUser,
+    preferences: PreferencesDep,
+    metrics: MetricsDep,
+) -> PreferencePublic:
+    """Correct an entry. A new polarity or domain is a new fact with a new key: the old
+    entry is superseded and the new one written in one atomic store call."""
+    current = preferences.get(user, dedup_key)
+    if current is None:
+        raise NotFound("preference", dedup_key)
+    changes = body.model_dump(exclude_none=True)
+    provenance = current.provenance.model_copy(update={"updated_at": utcnow()})
+    # Re-validate through the model so a bad domain fails before anything is written.
+    updated = PreferenceEntry(
+        **{**current.model_dump(exclude={"dedup_key", "provenance"}), **changes},
+        provenance=provenance,
+    )
+    # Superseding the current key even when it is unchanged makes this a replacement: an
+    # upsert alone would merge the keyword lists instead of taking the corrected one.
+    stored = preferences.upsert(user, updated, supersede=[current.dedup_key])
+    if updated.dedup_key != current.dedup_key:
+        metrics.memory_writes.labels(kind="superseded").inc()
+    metrics.memory_writes.labels(kind="added").inc()
+    return stored
+
+
+@router.delete("/{dedup_key}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_memory(dedup_key: DedupKey, user: CurrentUser, preferences: PreferencesDep) -> Response:
+    """Forget one entry; 404 when the current user has no such entry."""
+    if not preferences.delete(user, dedup_key):
+        raise NotFound("preference", dedup_key)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,110 @@
+"""Request and response models of the HTTP API, one role suffix per use.
+
+`*Create`/`*Update` are what a client sends, `*Public` what it gets back. A preference's
+public JSON is exactly `PreferenceEntry.model_dump(mode="json")` (the agent contract), so
+`PreferencePublic` is that model itself rather than a copy that could drift.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cartwise.memory.session_state import ChatMessage, SessionPrefState
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+
+PreferencePublic = PreferenceEntry
+"""A stored preference as the API returns it (with its derived `dedup_key`)."""
+
+USERNAME_PATTERN = r"^[a-z0-9_.-]+$"
+
+
+class UserCreate(BaseModel):
+    """A registration request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
+    """3-32 characters: lowercase letters, digits, `_`, `.`, `-`."""
+    password: str = Field(min_length=8, max_length=256)
+    """At least 8 characters."""
+
+
+class UserPublic(BaseModel):
+    """An account as others may see it."""
+
+    username: str
+
+
+class TokenPublic(BaseModel):
+    """A bearer token from the OAuth2 password flow."""
+
+    access_token: str
+    token_type: Literal["bearer"] = "bearer"
+    expires_in: int
+    """Seconds until the token expires."""
+
+
+class PreferenceCreate(BaseModel):
+    """A preference written by the shopper (e.g. "undo" restoring a superseded entry)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    polarity: Polarity
+    category: Category
+    domain: str = ""
+    """Product domain (lowercase ASCII) or empty for global."""
+    slug: str
+    """Canonical lowercase ASCII identifier (plastic, leather, nike)."""
+    strength: Strength = Strength.SOFT
+    keywords: list[str] = Field(default_factory=list, max_length=24)
+    """Surface forms used for hard filtering."""
+
+
+class PreferenceUpdate(BaseModel):
+    """A correction of a stored preference; absent fields keep their value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    polarity: Polarity | None = None
+    """Changing it changes the entry's key: the old entry is replaced atomically."""
+    strength: Strength | None = None
+    domain: str | None = None
+    """Changing it changes the entry's key: the old entry is replaced atomically."""
+    keywords: list[str] | None = Field(default=None, max_length=24)
+    """Replaces the keyword list (not merged)."""
+
+
+class MemoryExport(BaseModel):
+    """Everything Cartwise remembers long-term about one shopper."""
+
+    user: str
+    entries: list[PreferencePublic]
+
+
+class ThreadSummary(BaseModel):
+    """One of the shopper's live threads."""
+
+    thread: str
+    updated_at: datetime | None
+    """When the thread's session state last changed (None when it has none yet)."""
+
+
+class ThreadPublic(BaseModel):
+    """A thread's session state P_t and its recent messages."""
+
+    state: SessionPrefState
+    messages: list[ChatMessage]
+
+
+class HealthPublic(BaseModel):
+    """Liveness/readiness answer."""
+
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, str] = Field(default_factory=dict)
+    """Per dependency: "ok" or why it is not."""
+
+
+JsonObject = dict[str, Any]

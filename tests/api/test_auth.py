@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import jwt
+from fastapi.testclient import TestClient
+
+from cartwise.api.auth import issue_token
+from cartwise.settings import Settings
+from tests.api.conftest import PASSWORD, signup
+
+
+def test_register_sign_in_and_me(client: TestClient) -> None:
+    headers = signup(client, "alice")
+    response = client.get("/api/me", headers=headers)
+    assert response.status_code == 200
+    assert response.json() == {"username": "alice"}
+
+
+def test_token_reports_its_lifetime(client: TestClient, api_settings: Settings) -> None:
+    signup(client, "alice")
+    token = client.post("/api/auth/token", data={"username": "alice", "password": PASSWORD}).json()
+    assert token["token_type"] == "bearer"
+    assert token["expires_in"] == api_settings.auth_token_minutes * 60
+
+
+def test_duplicate_username_is_409(client: TestClient) -> None:
+    signup(client, "alice")
+    again = client.post("/api/auth/register", json={"username": "alice", "password": "another-pw"})
+    assert again.status_code == 409
+    assert "already taken" in again.json()["detail"]
+
+
+def test_invalid_registration_is_422_with_a_clear_message(client: TestClient) -> None:
+    short = client.post("/api/auth/register", json={"username": "al", "password": PASSWORD})
+    assert short.status_code == 422
+    assert "username" in short.json()["detail"]
+    upper = client.post("/api/auth/register", json={"username": "Alice!", "password": PASSWORD})
+    assert upper.status_code == 422
+    weak = client.post("/api/auth/register", json={"username": "alice", "password": "short"})
+    assert weak.status_code == 422
+    assert "password" in weak.json()["detail"]
+
+
+def test_bad_password_and_unknown_user_are_401(client: TestClient) -> None:
+    signup(client, "alice")
+    wrong = client.post("/api/auth/token", data={"username": "alice", "password": "wrong-password"})
+    assert wrong.status_code == 401
+    assert wrong.headers["www-authenticate"] == "Bearer"
+    nobody = client.post("/api/auth/token", data={"username": "nobody", "password": PASSWORD})
+    assert nobody.status_code == 401
+    assert wrong.json()["detail"] == nobody.json()["detail"]
+
+
+def test_missing_token_is_401(client: TestClient) -> None:
+    assert client.get("/api/me").status_code == 401
+    assert client.get("/api/memory").status_code == 401
+
+
+def test_expired_token_is_401(client: TestClient, api_settings: Settings) -> None:
+    signup(client, "alice")
+    stale = issue_token(
+        "alice",
+        secret=api_settings.auth_secret,
+        minutes=5,
+        now=datetime.now(UTC) - timedelta(minutes=10),
+    )
+    response = client.get("/api/me", headers={"Authorization": f"Bearer {stale}"})
+    assert response.status_code == 401
+    assert "expired" in response.json()["detail"]
+
+
+def test_tampered_token_is_401(client: TestClient, api_settings: Settings) -> None:
+    headers = signup(client, "alice")
+    token = headers["Authorization"].removeprefix("Bearer ")
+    header, _payload, signature = token.split(".")
+    forged_payload = jwt.utils.base64url_encode(b'{"sub":"bob","exp":9999999999}').decode()
+    for forged in (
+        f"{header}.{forged_payload}.{signature}",
+        jwt.encode(
+            {"sub": "alice", "exp": 9999999999},
+            "not-the-secret-but-just-as-long-as-one-32b",
+            algorithm="HS256",
+        ),
+        token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB"),
+    ):
+        response = client.get("/api/me", headers={"Authorization": f"Bearer {forged}"})
+        assert response.status_code == 401, forged
+
+
+def test_passwords_are_stored_salted(client: TestClient, api_settings: Settings) -> None:
+    import sqlite3
+
+    signup(client, "alice")
+    signup(client, "bob")
+    db = sqlite3.connect(api_settings.home / "accounts.db")
+    hashes = [row[0] for row in db.execute("SELECT password_hash FROM users")]
+    db.close()
+    assert len(set(hashes)) == 2  # same password, different salts
+    assert all(h.startswith("$argon2") and PASSWORD not in h for h in hashes)

@@ -1,0 +1,96 @@
+"""Liveness, readiness, metrics, and serving while a backend is down."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cartwise.api.main import create_app
+from cartwise.errors import StoreUnavailable
+from cartwise.settings import Settings
+from tests.api.conftest import StoreDeps, run_input, signup
+from tests.doubles import ScriptedAgent
+
+METRIC_NAMES = (
+    "cartwise_turn_stage_seconds",
+    "cartwise_turn_seconds",
+    "cartwise_turns_total",
+    "cartwise_memory_writes_total",
+    "cartwise_engine_fallbacks_total",
+    "cartwise_keyword_fallback_warnings_total",
+    "cartwise_warnings_total",
+    "cartwise_rejected_requests_total",
+)
+
+
+def test_healthz_and_readyz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok", "checks": {}}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json()["checks"] == {"accounts": "ok", "preferences": "ok", "sessions": "ok"}
+
+
+def test_metrics_exposes_every_metric(client: TestClient) -> None:
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    for name in METRIC_NAMES:
+        assert f"# HELP {name.removesuffix('_total')}" in response.text, name
+
+
+def test_logged_warnings_are_counted(client: TestClient) -> None:
+    from cartwise.log import logger
+
+    logger.warning("llm planner failed; falling back to the rules engine")
+    logger.warning("dislike without keywords: falling back to the whole phrase")
+    text = client.get("/metrics").text
+    assert "cartwise_engine_fallbacks_total 1.0" in text
+    assert "cartwise_keyword_fallback_warnings_total 1.0" in text
+
+
+def _down(url: str):  # type: ignore[no-untyped-def]
+    def factory(settings: Settings) -> StoreDeps:
+        raise StoreUnavailable(url, "connection refused")
+
+    return factory
+
+
+def test_dead_backend_at_start_serves_503_with_the_url(api_settings: Settings) -> None:
+    url = "redis://127.0.0.1:1/0"
+    agent = ScriptedAgent()
+    app = create_app(api_settings, runner=agent, deps_factory=_down(url))
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+        ready = client.get("/readyz")
+        assert ready.status_code == 503
+        assert url in ready.json()["checks"]["preferences"]
+        headers = signup(client, "alice")  # accounts live in SQLite, not in the dead backend
+        for response in (
+            client.post("/api/agent", json=run_input("t1", "hi"), headers=headers),
+            client.get("/api/memory", headers=headers),
+            client.get("/api/threads", headers=headers),
+        ):
+            assert response.status_code == 503
+            assert url in response.json()["detail"]
+    assert agent.calls == []
+
+
+def test_backend_recovers_without_a_restart(api_settings: Settings, stores: StoreDeps) -> None:
+    attempts: list[int] = []
+
+    def flaky(settings: Settings) -> StoreDeps:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise StoreUnavailable("redis://127.0.0.1:1/0", "connection refused")
+        return stores
+
+    app = create_app(api_settings, runner=ScriptedAgent(), deps_factory=flaky)
+    app.state.cartwise.provider.retry_seconds = 0.0
+    with TestClient(app) as client:
+        assert client.get("/readyz").status_code == 200
+        assert len(attempts) == 2
+
+
+@pytest.mark.parametrize("path", ["/api/memory", "/api/threads", "/api/search?q=x"])
+def test_every_api_route_needs_a_token(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 401
