@@ -100,3 +100,59 @@ class ScriptedAgent:
 def failing(error: CartwiseError) -> ScriptedAgent:
     """A scripted agent that fails mid-reply with `error`."""
     return ScriptedAgent(fail_with=error)
+
+
+# --- Agent: a scripted Engine (planner / curator / reply writer) ---------------------------
+
+
+class ScriptedEngine:
+    """Implements `cartwise.understanding.base.Engine` from a script: `plans` maps a message
+    to its PlannerOutput (default: a search for the message itself). The curator stores the
+    planner's long-term `stated` preferences and records asked questions; the reply lists
+    the facts verbatim so tests can read them back."""
+
+    def __init__(self, plans: dict[str, Any] | None = None) -> None:
+        from cartwise.understanding.base import PlannerOutput
+
+        self.plans: dict[str, PlannerOutput] = {
+            message: PlannerOutput.model_validate(plan) for message, plan in (plans or {}).items()
+        }
+        self.curated: list[Any] = []
+        self.replied: list[Any] = []
+
+    @property
+    def name(self) -> str:
+        return "scripted"
+
+    def plan(self, message: str, session: Any, memory: Any) -> Any:
+        from cartwise.understanding.base import PlannerOutput
+
+        return self.plans.get(message) or PlannerOutput(language="en", query=message)
+
+    def curate(self, turn: Any) -> Any:
+        from cartwise.understanding.base import CuratorOutput
+
+        self.curated.append(turn)
+        entries = [
+            PreferenceEntry(
+                polarity=s.polarity,
+                category=s.category,
+                domain=s.domain,
+                slug=s.slug,
+                strength=s.strength,
+                keywords=s.keywords,
+            )
+            for s in turn.planner.stated
+            if s.scope == "long_term"
+        ]
+        patch = SessionPatch(
+            current_intent=turn.planner.current_intent or None,
+            slots_patch=turn.planner.slots,
+            new_open_questions=turn.asked_questions,
+        )
+        return CuratorOutput(long_term=entries, session_patch=patch)
+
+    def write_reply(self, facts: Any) -> str:
+        self.replied.append(facts)
+        lines = [f"{item.platform}: {item.title}" for item in facts.items]
+        return "\n".join([f"Results for {facts.query}:", *lines, facts.question]).strip()

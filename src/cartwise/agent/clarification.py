@@ -1,0 +1,63 @@
+"""Clarifying questions for slots a domain needs, and recognizing their answers.
+
+Shoes and clothing need a size. When it is missing the turn still shows best-effort results
+and asks exactly one question; the curator records it in `open_questions`. The next message
+("42") fills the slot, and the question is resolved by exact match — the agent knows the
+exact wording it asked, so resolution never depends on an engine paraphrasing it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cartwise.agent.terms import fold
+from cartwise.understanding.base import Language
+
+SLOTS_REQUIRED_BY_DOMAIN: dict[str, tuple[str, ...]] = {
+    "shoes": ("size",),
+    "clothing": ("size",),
+}
+
+SLOT_QUESTIONS: dict[str, dict[Language, str]] = {
+    "size": {
+        "zh": "请问你需要多大的尺码？（例如 42 或 M）",
+        "en": "What size do you need? (for example 42 or M)",
+    },
+}
+
+_BARE_SIZE = re.compile(
+    r"^(?:size|尺码|码数)?\s*(\d{1,2}(?:\.5)?|xxs|xs|s|m|l|xl|xxl|xxxl|[2-5]xl)\s*(?:码|号|號|yards?)?"
+    r"\s*[.!。！]?$"
+)
+
+
+def missing_slot(domain: str, slots: dict[str, str]) -> str:
+    """The first slot the domain needs that is not filled, or ""."""
+    return next((s for s in SLOTS_REQUIRED_BY_DOMAIN.get(domain, ()) if not slots.get(s)), "")
+
+
+def question_for(slot: str, language: Language) -> str:
+    return SLOT_QUESTIONS[slot][language]
+
+
+def slot_of_question(question: str) -> str:
+    """Which slot one of our questions asks for ("" for a question we did not word)."""
+    for slot, wordings in SLOT_QUESTIONS.items():
+        if question in wordings.values():
+            return slot
+    return ""
+
+
+def answered_by_slots(open_questions: Sequence[str], slots: dict[str, str]) -> list[str]:
+    """Open questions (verbatim) whose slot is now filled."""
+    return [q for q in open_questions if (slot := slot_of_question(q)) and slots.get(slot)]
+
+
+def bare_slot_answer(message: str, open_questions: Sequence[str]) -> dict[str, str]:
+    """A reply that is only a size ("42", "42码", "XL") while our size question is open.
+    The engine usually extracts it; this covers a bare number it cannot place."""
+    if not any(slot_of_question(q) == "size" for q in open_questions):
+        return {}
+    match = _BARE_SIZE.fullmatch(fold(message))
+    return {"size": match.group(1).upper()} if match else {}

@@ -1,0 +1,54 @@
+"""One turn as a LangGraph workflow (node bodies in `cartwise.agent.nodes`).
+
+    planner ─► profile ─┬─► search(platform 1) ─┬─► picker ─► reply ─► curator
+                        ├─► search(platform 2) ─┤
+                        └─► ...  (Send, parallel)┘
+
+The profile is computed once; each parallel search gets it in its `Send` payload and sets
+the `user_profile` ContextVar for its own item_search call. The reply streams before the
+curator decides what to remember.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from cartwise.agent.nodes.picking import picker_node
+from cartwise.agent.nodes.profile import profile_node
+from cartwise.agent.nodes.remember import curator_node
+from cartwise.agent.nodes.reply import reply_node
+from cartwise.agent.nodes.search import PICKER_NODE, SEARCH_NODE, fan_out, search_node
+from cartwise.agent.nodes.understanding import planner_node
+from cartwise.agent.state import RunContext, SearchTask, TurnState
+
+TurnGraph = CompiledStateGraph[TurnState, RunContext, TurnState, TurnState]
+
+
+def build_graph() -> TurnGraph:
+    graph = StateGraph(TurnState, context_schema=RunContext)
+    graph.add_node("planner", planner_node)
+    graph.add_node("profile", profile_node)
+    # The search node's input is a Send payload, not the turn state; langgraph's overloads
+    # cannot express a node whose input schema differs from its update type.
+    graph.add_node(SEARCH_NODE, search_node, input_schema=SearchTask)  # type: ignore[call-overload]
+    graph.add_node(PICKER_NODE, picker_node)
+    graph.add_node("reply", reply_node)
+    graph.add_node("curator", curator_node)
+
+    graph.add_edge(START, "planner")
+    graph.add_edge("planner", "profile")
+    graph.add_conditional_edges("profile", fan_out, [SEARCH_NODE, PICKER_NODE])
+    graph.add_edge(SEARCH_NODE, PICKER_NODE)
+    graph.add_edge(PICKER_NODE, "reply")
+    graph.add_edge("reply", "curator")
+    graph.add_edge("curator", END)
+    return graph.compile()
+
+
+@lru_cache(maxsize=1)
+def turn_graph() -> TurnGraph:
+    """The compiled graph, shared by every run (it holds no per-run state)."""
+    return build_graph()

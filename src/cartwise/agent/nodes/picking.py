@@ -1,0 +1,106 @@
+"""picker node: close the searching stage, apply item_picker, compare prices, decide
+whether to ask for a missing slot."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from cartwise.agent.clarification import missing_slot, question_for
+from cartwise.agent.events import elapsed_ms
+from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
+from cartwise.agent.price_compare import compare_prices
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.terms import TermMatcher
+from cartwise.settings import Settings
+from cartwise.understanding.base import Language
+
+
+def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) -> list[str]:
+    """Human-readable list of what shaped the results (for the reply and the page)."""
+    zh = language == "zh"
+    facts: list[str] = []
+    if criteria.exclude:
+        terms = "、".join(dict.fromkeys(criteria.exclude.terms))
+        facts.append(f"排除：{terms}" if zh else f"excluding: {terms}")
+    if state.get("likes"):
+        likes = "、".join(state["likes"])
+        facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
+    budget = criteria.budget
+    if budget.max_base is not None:
+        facts.append(
+            f"预算 ≤ {budget.max_base:g} {budget.base_currency}"
+            if zh
+            else f"budget ≤ {budget.max_base:g} {budget.base_currency}"
+        )
+    if budget.min_base is not None:
+        facts.append(
+            f"预算 ≥ {budget.min_base:g} {budget.base_currency}"
+            if zh
+            else f"budget ≥ {budget.min_base:g} {budget.base_currency}"
+        )
+    if criteria.size:
+        facts.append(f"尺码 {criteria.size}" if zh else f"size {criteria.size}")
+    if state["plan"].brands:
+        brands = ", ".join(state["plan"].brands)
+        facts.append(f"品牌：{brands}" if zh else f"brands: {brands}")
+    return facts
+
+
+def criteria_for(state: TurnState, settings: Settings) -> PickCriteria:
+    slots = state.get("slots", {})
+    return PickCriteria(
+        exclude=TermMatcher.of(state.get("exclude_terms", [])),
+        like=TermMatcher.of(state.get("like_terms", [])),
+        budget=budget_from_slots(slots, settings),
+        size=slots.get("size", ""),
+        max_picks=settings.agent_max_picks,
+    )
+
+
+async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
+    deps, sink = runtime.context.deps, runtime.context.sink
+    timings = {"searching": elapsed_ms(state["search_started_at"])}
+    await sink.step_finished("searching")
+    personalization = any(state.get("personalization", []))
+    await sink.custom(
+        "personalization",
+        {"active": personalization, "likes": state.get("likes", []) if personalization else []},
+    )
+
+    language = state["plan"].language
+    candidates = state.get("candidates", [])
+    async with sink.step("picking", timings):
+        criteria = criteria_for(state, deps.settings)
+        call_id = await sink.start_tool_call(
+            "item_picker",
+            {
+                "candidates": len(candidates),
+                "exclude_terms": list(criteria.exclude.terms),
+                "slots": state.get("slots", {}),
+            },
+        )
+        outcome = item_picker(candidates, criteria, language=language)
+        await sink.tool_result(
+            call_id,
+            {
+                "kept": [p.candidate.product.key for p in outcome.picks],
+                "rejected": [r.model_dump() for r in outcome.rejected],
+            },
+        )
+        comparisons = compare_prices(
+            [c.product for c in outcome.survivors],
+            focus=[p.candidate.product for p in outcome.picks],
+        )
+
+    slot = (
+        missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
+    )
+    return {
+        "picks": outcome.picks,
+        "rejected": outcome.rejected,
+        "filtered_out": outcome.filtered_out,
+        "price_compare": comparisons,
+        "applied": applied_facts(state, criteria, language),
+        "question": question_for(slot, language) if slot else "",
+        "timings": timings,
+    }

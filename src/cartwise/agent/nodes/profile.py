@@ -1,0 +1,197 @@
+"""profile node: the turn's preferences, computed ONCE for every search and the picker.
+
+Like-only profile text for the user tower, exclude terms for the hard filter, the
+preference block for the reply. What the shopper says in this very message counts at once
+("不要塑料的耳机" filters plastic in the same turn), even though the curator only writes it
+to memory after the reply; a retraction in this message lifts the old preference at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from langgraph.runtime import Runtime
+
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.terms import fold, slug_terms
+from cartwise.memory.injector import (
+    build_preference_block,
+    build_user_profile,
+    dislike_exclude_terms,
+)
+from cartwise.memory.session_state import SessionConstraint
+from cartwise.memory.store import Polarity, PreferenceEntry, PreferenceStore, ScoredPreference
+from cartwise.recall.indexes.base import SearchFilters
+from cartwise.settings import Settings
+from cartwise.understanding.base import PlannerOutput, StatedPreference
+
+EVERY_ENTRY = 2**31 - 1
+"""rank_relevant takes a top-k; a turn needs every entry scored once."""
+
+
+class RankedOnce:
+    """A PreferenceStore view for one turn that embeds the query once: the three injector
+    reads (profile, exclude terms, block) and the like list share one `rank_relevant`."""
+
+    def __init__(self, store: PreferenceStore) -> None:
+        self._store = store
+        self._ranked: dict[tuple[str, str], list[ScoredPreference]] = {}
+
+    def rank_relevant(self, user: str, query: str, k: int) -> list[ScoredPreference]:
+        key = (user, query)
+        if key not in self._ranked:
+            self._ranked[key] = self._store.rank_relevant(user, query, EVERY_ENTRY)
+        return self._ranked[key][:k]
+
+    def upsert(
+        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+    ) -> PreferenceEntry:
+        return self._store.upsert(user, entry, supersede=supersede)
+
+    def supersede(self, user: str, keys: Sequence[str]) -> int:
+        return self._store.supersede(user, keys)
+
+    def get(self, user: str, key: str) -> PreferenceEntry | None:
+        return self._store.get(user, key)
+
+    def list(self, user: str) -> list[PreferenceEntry]:
+        return self._store.list(user)
+
+    def delete(self, user: str, key: str) -> bool:
+        return self._store.delete(user, key)
+
+    def read_relevant(
+        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
+    ) -> builtins.list[PreferenceEntry]:
+        return self._store.read_relevant(user, query, k=k, threshold=threshold)
+
+    def close(self) -> None:
+        """The underlying store outlives the turn."""
+
+
+def relevant_likes(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings
+) -> list[PreferenceEntry]:
+    """The likes in the profile, by the same rule as `build_user_profile`."""
+    return [
+        s.entry
+        for s in store.rank_relevant(user, query, EVERY_ENTRY)
+        if s.entry.polarity is Polarity.LIKE
+        and (not s.entry.domain or s.score >= settings.preference_relevance_threshold)
+    ][: settings.preference_top_k]
+
+
+@dataclass
+class TurnPreferences:
+    """The preferences that apply to this turn, from every source."""
+
+    profile: str = ""
+    likes: list[str] = field(default_factory=list)
+    like_terms: list[str] = field(default_factory=list)
+    exclude_terms: list[str] = field(default_factory=list)
+    block: str = ""
+
+
+def _retracted(plan: PlannerOutput, memory: Iterable[PreferenceEntry]) -> set[str]:
+    """Long-term keys and category:slug keys this message takes back."""
+    keys = set(plan.retracted)
+    for entry in memory:
+        short = f"{entry.category.value}:{entry.slug}"
+        if entry.dedup_key in keys or short in keys:
+            keys |= {entry.dedup_key, short}
+    return keys
+
+
+def _is_retracted(item: StatedPreference | SessionConstraint, retracted: set[str]) -> bool:
+    return f"{item.category.value}:{item.slug}" in retracted
+
+
+def collect_preferences(
+    *,
+    profile: str,
+    liked: list[PreferenceEntry],
+    exclude_terms: list[str],
+    block: str,
+    plan: PlannerOutput,
+    constraints: list[SessionConstraint],
+    memory: list[PreferenceEntry],
+) -> TurnPreferences:
+    """Merge stored preferences with this message's and the session's (pure, no store)."""
+    retracted = _retracted(plan, memory)
+    lifted = {
+        fold(term)
+        for entry in memory
+        if entry.dedup_key in retracted
+        for term in slug_terms(entry.slug, entry.keywords)
+    }
+    prefs = TurnPreferences(
+        profile=profile,
+        likes=[e.slug for e in liked if e.dedup_key not in retracted],
+        like_terms=[
+            t for e in liked if e.dedup_key not in retracted for t in slug_terms(e.slug, e.keywords)
+        ],
+        exclude_terms=[t for t in exclude_terms if fold(t) not in lifted],
+        block=block,
+    )
+    fresh_likes: list[str] = []
+    items: list[StatedPreference | SessionConstraint] = [
+        *plan.stated,
+        *constraints,
+        *plan.constraints,
+    ]
+    for item in items:
+        if _is_retracted(item, retracted):
+            continue
+        terms = slug_terms(item.slug, item.keywords)
+        if item.polarity is Polarity.DISLIKE:
+            prefs.exclude_terms.extend(terms)
+        else:
+            prefs.like_terms.extend(terms)
+            if item.slug not in prefs.likes:
+                prefs.likes.append(item.slug)
+                fresh_likes.append(" ".join([item.slug.replace("-", " "), *item.keywords]))
+    if fresh_likes:
+        prefs.profile = " ".join(p for p in (prefs.profile, *fresh_likes) if p)
+    return prefs
+
+
+async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
+    deps, sink = runtime.context.deps, runtime.context.sink
+    settings = deps.settings
+    user, query, plan = state["user"], state["query"], state["plan"]
+    timings: dict[str, float] = {}
+    async with sink.step("profile", timings):
+
+        def read() -> TurnPreferences:
+            text = query or plan.current_intent or state["message"]
+            store = RankedOnce(deps.preferences)
+            return collect_preferences(
+                profile=build_user_profile(store, user, text, settings=settings),
+                liked=relevant_likes(store, user, text, settings=settings),
+                exclude_terms=list(dislike_exclude_terms(store, user, text, settings=settings)),
+                block=build_preference_block(store, user, text, settings=settings),
+                plan=plan,
+                constraints=state["session"].constraints,
+                memory=state["memory"],
+            )
+
+        prefs = await asyncio.to_thread(read)
+        available = deps.recall.platforms()
+        named = [p for p in plan.platforms if p in available]
+    # The fan-out that follows is one stage; the picker closes it when all searches are in.
+    await sink.step_started("searching")
+    return {
+        "profile": prefs.profile,
+        "likes": prefs.likes,
+        "like_terms": prefs.like_terms,
+        "exclude_terms": prefs.exclude_terms,
+        "preference_block": prefs.block,
+        "platforms": named or available,
+        "filters": SearchFilters(brands=plan.brands),
+        "search_started_at": time.perf_counter(),
+        "timings": timings,
+    }

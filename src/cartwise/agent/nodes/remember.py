@@ -1,0 +1,157 @@
+"""curator node: decide what to remember (after the reply is out), validate all of it, then
+write it.
+
+Order matters for "nothing half-written": the curator's output, every supersede key and the
+final session patch are validated first; only then do the writes start. Each long-term entry
+is one atomic upsert together with the keys it supersedes; the session patch (curator patch
++ the turn's rejected options + resolved slot questions) is one atomic patch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from langgraph.runtime import Runtime
+
+from cartwise.agent.clarification import answered_by_slots
+from cartwise.agent.context import rejected_options
+from cartwise.agent.deps import AgentDeps
+from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
+from cartwise.errors import InvalidInput
+from cartwise.log import logger, redact
+from cartwise.memory.session_state import ChatMessage, SessionPatch
+from cartwise.memory.store import PreferenceEntry
+from cartwise.understanding.base import CuratorOutput, CuratorTurn
+
+
+@dataclass
+class MemoryWrites:
+    """Validated writes for one turn, ready to apply."""
+
+    upserts: list[tuple[PreferenceEntry, list[str]]] = field(default_factory=list)
+    """Each entry with the existing keys it supersedes (written in one atomic step)."""
+    supersede_only: list[str] = field(default_factory=list)
+    """Keys retired without a replacement (a retraction)."""
+    session_patch: SessionPatch = field(default_factory=SessionPatch)
+
+
+def _check_key(key: str) -> tuple[str, str]:
+    """Validate a dedup_key by rebuilding the entry it names; returns (category, slug)."""
+    polarity, category, domain, slug = PreferenceEntry.parse_key(key)
+    entry = PreferenceEntry.model_validate(
+        {"polarity": polarity, "category": category, "domain": domain, "slug": slug}
+    )
+    return entry.category.value, entry.slug
+
+
+def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> MemoryWrites:
+    """Validate the curator's output and assemble the turn's writes (pure, no store).
+    Raises InvalidInput (InvalidPreference, ValidationError wrapped) when anything is off."""
+    try:
+        # Re-validate from plain data: an engine may hand back model_construct()ed objects.
+        output = CuratorOutput.model_validate(output.model_dump(exclude_computed_fields=True))
+    except ValueError as exc:
+        raise InvalidInput(f"curator output does not validate: {exc}") from exc
+    targets = {key: _check_key(key) for key in output.supersede}
+
+    writes = MemoryWrites()
+    claimed: set[str] = set()
+    for entry in output.long_term:
+        mine = [k for k, fact in targets.items() if fact == (entry.category.value, entry.slug)]
+        claimed.update(mine)
+        writes.upserts.append((entry, mine))
+    writes.supersede_only = [k for k in targets if k not in claimed]
+
+    session = state["session"]
+    patch = output.session_patch
+    slots_patch = dict(patch.slots_patch)
+    for name, value in state.get("slots", {}).items():
+        if session.slots.get(name) != value and name not in slots_patch:
+            slots_patch[name] = value
+    filled = {**session.slots, **{k: v for k, v in slots_patch.items() if v}}
+    resolved = [*patch.resolved_questions, *answered_by_slots(session.open_questions, filled)]
+    asked = [*patch.new_open_questions, *([question] if question else [])]
+    try:
+        writes.session_patch = SessionPatch.model_validate(
+            {
+                **patch.model_dump(exclude_computed_fields=True),
+                "slots_patch": slots_patch,
+                "resolved_questions": list(dict.fromkeys(resolved)),
+                "new_open_questions": list(dict.fromkeys(asked)),
+                "rejected_options": [
+                    r.model_dump()
+                    for r in [*patch.rejected_options, *(rejected_options.get() or [])]
+                ],
+            }
+        )
+    except ValueError as exc:
+        raise InvalidInput(f"session patch does not validate: {exc}") from exc
+    return writes
+
+
+def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> MemoryUpdate:
+    user, thread = state["user"], state["thread"]
+    before = {e.dedup_key: e for e in deps.preferences.list(user)}
+    added: list[PreferenceEntry] = []
+    retired: list[str] = []
+    for entry, supersede in writes.upserts:
+        retired.extend([*supersede, entry.opposite_key])
+        added.append(deps.preferences.upsert(user, entry, supersede=supersede))
+    if writes.supersede_only:
+        deps.preferences.supersede(user, writes.supersede_only)
+        retired.extend(writes.supersede_only)
+    session = deps.sessions.patch(user, thread, writes.session_patch)
+    deps.sessions.append_messages(
+        user,
+        thread,
+        [
+            ChatMessage(role="user", content=state["message"]),
+            ChatMessage(role="assistant", content=state.get("reply", "")),
+        ],
+    )
+    added_keys = {e.dedup_key for e in added}
+    superseded = [before[k] for k in dict.fromkeys(retired) if k in before and k not in added_keys]
+    return MemoryUpdate(
+        added=added,
+        superseded=superseded,
+        long_term=deps.preferences.list(user),
+        session=session,
+    )
+
+
+def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
+    question = state.get("question", "")
+    turn = CuratorTurn(
+        user_message=state["message"],
+        planner=state["plan"],
+        session=state["session"],
+        memory=state["memory"],
+        asked_questions=[question] if question else [],
+        source_turn=state["source_turn"],
+    )
+    try:
+        return plan_writes(deps.engine.curate(turn), state, question)
+    except InvalidInput as exc:
+        # Rejected whole: no long-term write from this turn; the mechanical facts (rejected
+        # options, the question asked, filled slots) are still kept.
+        detail = redact(str(exc), allowed=deps.settings.log_personal_data)
+        logger.warning("curator output rejected, long-term memory unchanged: %s", detail)
+        return plan_writes(CuratorOutput(), state, question)
+
+
+async def curator_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
+    deps, sink = runtime.context.deps, runtime.context.sink
+    timings: dict[str, float] = {}
+    async with sink.step("remembering", timings):
+        writes = await asyncio.to_thread(curate_and_plan, deps, state)
+        update = await asyncio.to_thread(apply_writes, deps, state, writes)
+        await sink.custom(
+            "memory_updated",
+            {
+                "added": [e.model_dump(mode="json") for e in update.added],
+                "superseded": [e.model_dump(mode="json") for e in update.superseded],
+                "session": update.session.model_dump(mode="json"),
+            },
+        )
+    return {"memory_update": update, "timings": timings}

@@ -1,0 +1,52 @@
+"""planner node: load the thread (P_t, recent messages) and long-term memory, plan the turn."""
+
+from __future__ import annotations
+
+import asyncio
+
+from langgraph.runtime import Runtime
+
+from cartwise.agent.clarification import bare_slot_answer
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.memory.session_state import ChatMessage, SessionPrefState
+from cartwise.understanding.base import PlannerOutput
+
+
+def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str:
+    """What to search when the message names no product (an answer such as "42", a bare
+    preference): the session's intent, else the last thing the shopper said before."""
+    if session.current_intent:
+        return session.current_intent
+    return next((m.content for m in reversed(history) if m.role == "user"), "")
+
+
+async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
+    deps, sink = runtime.context.deps, runtime.context.sink
+    user, thread, message = state["user"], state["thread"], state["message"]
+    timings: dict[str, float] = {}
+    async with sink.step("understanding", timings):
+        session = deps.sessions.get(user, thread)
+        history = deps.sessions.messages(user, thread)
+        memory = deps.preferences.list(user)
+        call_id = await sink.start_tool_call("planner", {"message": message})
+        plan: PlannerOutput = await asyncio.to_thread(deps.engine.plan, message, session, memory)
+        await sink.tool_result(call_id, plan.model_dump(mode="json"))
+
+    slots = {**session.slots, **plan.slots}
+    if "size" not in plan.slots:
+        slots.update(bare_slot_answer(message, session.open_questions))
+    query = "" if plan.intent in ("preference", "chitchat") else plan.query.strip()
+    if not query and plan.intent != "chitchat":
+        # A bare preference ("我喜欢木质的") or answer ("42") re-runs the session's search
+        # with the new facts applied; with no session yet there is nothing to search.
+        query = fallback_query(session, history)
+    return {
+        "session": session,
+        "history": history,
+        "memory": memory,
+        "plan": plan,
+        "query": query,
+        "domain": plan.domain or session.category,
+        "slots": slots,
+        "timings": timings,
+    }

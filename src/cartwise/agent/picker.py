@@ -1,0 +1,229 @@
+"""item_picker: hard filters, then ranking with diversity across platforms.
+
+Hard filters run in a fixed order and the first one that fails names the reason:
+out of stock, an excluded term (long-term and session dislikes), the budget slot (on
+`price_base`), the size slot (only for products that list sizes). Every eliminated candidate
+becomes a `RejectedOption` with a mechanical reason, recorded in the turn's accumulator —
+zero model tokens, exact, and never a dislike (a phone rejected for its price says nothing
+about its brand).
+
+Survivors are ranked by the fused retrieval score, nudged by rating and by fit (how many of
+the shopper's likes the listing mentions), then shortlisted round-robin across platforms so
+one platform with many near-duplicates cannot fill the whole reply.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cartwise.agent.context import record_rejection
+from cartwise.agent.state import Candidate, Pick
+from cartwise.agent.terms import TermMatcher, fold
+from cartwise.log import logger
+from cartwise.memory.session_state import RejectedOption
+from cartwise.settings import Settings
+from cartwise.understanding.base import Language
+
+RATING_WEIGHT = 0.02
+"""Per rating point away from NEUTRAL_RATING, on relevance scaled so the best hit is 1.0: a
+5.0 vs a 3.5 item moves by 0.03, a few ranks at most, so rating breaks ties, never relevance."""
+NEUTRAL_RATING = 3.5
+LIKE_WEIGHT = 0.04
+"""Per like the listing mentions (counted up to MAX_LIKES_COUNTED)."""
+MAX_LIKES_COUNTED = 3
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Budget bounds in the base currency, with the shopper's own wording for reasons."""
+
+    max_base: float | None = None
+    min_base: float | None = None
+    base_currency: str = "CNY"
+
+    @property
+    def is_set(self) -> bool:
+        return self.max_base is not None or self.min_base is not None
+
+
+@dataclass(frozen=True)
+class PickCriteria:
+    """Everything item_picker filters and ranks by, resolved for this turn."""
+
+    exclude: TermMatcher = field(default_factory=lambda: TermMatcher(()))
+    """Dislike terms (long-term, session and this message): any match eliminates."""
+    like: TermMatcher = field(default_factory=lambda: TermMatcher(()))
+    """Like terms (long-term, session and this message): each match raises the rank."""
+    budget: Budget = field(default_factory=Budget)
+    size: str = ""
+    max_picks: int = 8
+
+
+@dataclass
+class PickOutcome:
+    picks: list[Pick]
+    rejected: list[RejectedOption]
+    filtered_out: dict[str, int]
+    """Reason kind (over budget, excluded term, ...) → how many candidates it removed."""
+    survivors: list[Candidate]
+    """Every candidate that passed the hard filters (ranked), for price comparison."""
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value.replace(",", "").strip())
+    except ValueError:
+        return None
+
+
+def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
+    """budget_max / budget_min in budget_currency (default: base), converted to base."""
+    currency = (slots.get("budget_currency") or settings.base_currency).upper()
+    rate = settings.fx_to_base.get(currency)
+    if rate is None:
+        logger.warning("budget currency %s has no FX rate; treating it as base", currency)
+        rate = 1.0
+    bounds: dict[str, float | None] = {}
+    for name in ("budget_max", "budget_min"):
+        amount = _number(slots.get(name, "")) if slots.get(name) else None
+        bounds[name] = round(amount * rate, 2) if amount is not None else None
+    return Budget(
+        max_base=bounds["budget_max"],
+        min_base=bounds["budget_min"],
+        base_currency=settings.base_currency,
+    )
+
+
+def normalize_size(size: str) -> str:
+    """ "42码" / "ＸＬ" / "eu 42" → "42" / "xl" / "42"."""
+    text = unicodedata.normalize("NFKC", size).casefold().strip()
+    for affix in ("码", "號", "号", "eu", "size", "尺码"):
+        text = text.removeprefix(affix).removesuffix(affix).strip()
+    return text
+
+
+def _amount(value: float) -> str:
+    return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
+
+
+def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str, str] | None:
+    """(kind, reason) of the first hard filter the candidate fails, or None."""
+    product = candidate.product
+    if not product.in_stock:
+        return "out of stock", "out of stock"
+    if criteria.exclude:
+        term = criteria.exclude.first_match(fold(product.searchable_text()))
+        if term is not None:
+            return "excluded term", f"contains excluded term {term}"
+    budget = criteria.budget
+    if budget.max_base is not None and product.price_base > budget.max_base:
+        return "over budget", (
+            f"over budget ({_amount(product.price_base)} > "
+            f"{_amount(budget.max_base)} {budget.base_currency})"
+        )
+    if budget.min_base is not None and product.price_base < budget.min_base:
+        return "under budget minimum", (
+            f"under budget minimum ({_amount(product.price_base)} < "
+            f"{_amount(budget.min_base)} {budget.base_currency})"
+        )
+    if criteria.size and product.sizes:
+        wanted = normalize_size(criteria.size)
+        if wanted not in {normalize_size(s) for s in product.sizes}:
+            return "size not available", f"size {criteria.size} not available"
+    return None
+
+
+def _why(
+    candidate: Candidate, criteria: PickCriteria, liked: list[str], language: Language
+) -> list[str]:
+    product = candidate.product
+    zh = language == "zh"
+    why: list[str] = []
+    if liked:
+        why.append(("符合你的偏好：" if zh else "matches what you like: ") + "、".join(liked))
+    if criteria.budget.max_base is not None:
+        limit = f"{_amount(criteria.budget.max_base)} {criteria.budget.base_currency}"
+        why.append(f"在预算内（≤{limit}）" if zh else f"within budget (≤ {limit})")
+    if criteria.size and product.sizes:
+        why.append(f"有 {criteria.size} 码" if zh else f"size {criteria.size} available")
+    if criteria.exclude:
+        why.append("不含你排除的材质/元素" if zh else "none of your excluded terms")
+    if product.rating is not None and product.rating >= 4.5:
+        why.append(f"评分 {product.rating:.1f}" if zh else f"rated {product.rating:.1f}")
+    if candidate.score_user > 0 and not liked:
+        why.append("按你的喜好加权" if zh else "personalized to your likes")
+    if not why:
+        why.append("与需求最相关" if zh else "closest match to your request")
+    return why
+
+
+def _rank(candidate: Candidate, liked: int, top_score: float) -> float:
+    # Scores differ in scale by search mode (cosine, BM25, reciprocal-rank fusion), so the
+    # bonuses apply to relevance relative to the best candidate of the turn.
+    relevance = candidate.score / top_score if top_score > 0 else candidate.score
+    rating = candidate.product.rating if candidate.product.rating is not None else NEUTRAL_RATING
+    return (
+        relevance
+        + RATING_WEIGHT * (rating - NEUTRAL_RATING)
+        + LIKE_WEIGHT * min(liked, MAX_LIKES_COUNTED)
+    )
+
+
+def round_robin_by_platform(ranked: Sequence[Pick], limit: int) -> list[Pick]:
+    """Take the best of each platform in turn (platforms ordered by their best pick)."""
+    queues: dict[str, list[Pick]] = {}
+    for pick in ranked:
+        queues.setdefault(pick.candidate.product.platform, []).append(pick)
+    chosen: list[Pick] = []
+    while len(chosen) < limit and any(queues.values()):
+        for queue in queues.values():
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+def item_picker(
+    candidates: Sequence[Candidate], criteria: PickCriteria, *, language: Language = "en"
+) -> PickOutcome:
+    """Filter, rank and shortlist; every eliminated candidate is recorded via
+    `record_rejection` (the turn's accumulator) and returned in `rejected`."""
+    seen: set[str] = set()
+    rejected: list[RejectedOption] = []
+    filtered_out: dict[str, int] = {}
+    scored: list[Pick] = []
+    top_score = max((c.score for c in candidates), default=0.0)
+    for candidate in candidates:
+        product = candidate.product
+        if product.key in seen:
+            continue
+        seen.add(product.key)
+        failure = rejection_reason(candidate, criteria)
+        if failure is not None:
+            kind, reason = failure
+            option = RejectedOption(
+                platform=product.platform,
+                item_id=product.item_id,
+                title=product.title,
+                reason=reason,
+            )
+            record_rejection(option)
+            rejected.append(option)
+            filtered_out[kind] = filtered_out.get(kind, 0) + 1
+            continue
+        liked = criteria.like.all_matches(fold(product.searchable_text())) if criteria.like else []
+        scored.append(
+            Pick(
+                candidate=candidate,
+                rank_score=round(_rank(candidate, len(liked), top_score), 6),
+                why=_why(candidate, criteria, liked, language),
+            )
+        )
+    scored.sort(key=lambda p: (-p.rank_score, p.candidate.product.key))
+    return PickOutcome(
+        picks=round_robin_by_platform(scored, criteria.max_picks),
+        rejected=rejected,
+        filtered_out=filtered_out,
+        survivors=[p.candidate for p in scored],
+    )

@@ -1,0 +1,85 @@
+"""`run_agent`: one turn, from a user's message to a `TurnResult` (and AG-UI events).
+
+The caller (the API) emits RUN_STARTED before and RUN_FINISHED / RUN_ERROR after; everything
+in between comes from here. Input is validated before anything is read or written.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from cartwise.agent.context import turn_context
+from cartwise.agent.deps import AgentDeps
+from cartwise.agent.events import Emit, EventSink, elapsed_ms
+from cartwise.agent.graph import turn_graph
+from cartwise.agent.result import MemoryOut, Personalization, ProductOut, TurnResult
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.errors import InvalidInput, NotFound
+from cartwise.settings import Settings
+
+MAX_ID_CHARS = 128
+
+
+def validate_turn(settings: Settings, *, user: str, thread: str, message: str) -> str:
+    """The message, stripped; InvalidInput with a clear reason when it cannot be a turn."""
+    for name, value in (("user", user), ("thread", thread)):
+        if not value.strip():
+            raise InvalidInput(f"{name} must not be empty")
+        if len(value) > MAX_ID_CHARS:
+            raise InvalidInput(f"{name} is longer than {MAX_ID_CHARS} characters")
+    text = message.strip()
+    if not text:
+        raise InvalidInput("the message is empty: say what you are looking for")
+    if len(text) > settings.max_message_chars:
+        raise InvalidInput(
+            f"the message is {len(text)} characters long; the limit is {settings.max_message_chars}"
+        )
+    return text
+
+
+async def run_agent(
+    deps: AgentDeps,
+    *,
+    user: str,
+    thread: str,
+    message: str,
+    emit: Emit | None = None,
+) -> TurnResult:
+    """Run one turn. Raises InvalidInput (bad message), NotFound (someone else's thread),
+    StoreUnavailable (a store is down) — in every case before anything is written, except a
+    store dying mid-turn, which leaves only whole entries behind."""
+    text = validate_turn(deps.settings, user=user, thread=thread, message=message)
+    owner = deps.sessions.owner(thread)
+    if owner is not None and owner != user:
+        raise NotFound("thread", thread)
+
+    started = time.perf_counter()
+    sink = EventSink(emit)
+    initial: TurnState = {
+        "user": user,
+        "thread": thread,
+        "message": text,
+        "source_turn": f"{thread}:{uuid.uuid4().hex[:12]}",
+        "timings": {},
+    }
+    with turn_context(user, thread, None):
+        state = await turn_graph().ainvoke(initial, context=RunContext(deps=deps, sink=sink))
+
+    update = state["memory_update"]
+    personalized = any(state.get("personalization", []))
+    result = TurnResult(
+        reply=state["reply"],
+        language=state["plan"].language,
+        products=[ProductOut.of(p) for p in state.get("picks", [])],
+        price_compare=state.get("price_compare", []),
+        personalization=Personalization(
+            active=personalized, likes=state.get("likes", []) if personalized else []
+        ),
+        rejected=state.get("rejected", []),
+        questions=[state["question"]] if state.get("question") else [],
+        memory=MemoryOut(long_term=update.long_term, session=update.session),
+        timings={**state.get("timings", {}), "total": elapsed_ms(started)},
+    )
+    await sink.snapshot(result.snapshot())
+    return result

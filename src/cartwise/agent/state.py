@@ -1,0 +1,117 @@
+"""Per-run mutable state of one turn (`TurnState`) vs the read-only run context (`RunContext`).
+
+The graph's nodes read `TurnState` and return partial updates; the stores, the index, the
+engine and the event sink never change during a run and reach the nodes through LangGraph's
+runtime context, not through the state (PAI's GraphAgentState vs GraphAgentDeps).
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, TypedDict
+
+from pydantic import BaseModel, Field
+
+from cartwise.agent.price_compare import PriceComparison
+from cartwise.catalog.product import Product
+from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
+from cartwise.memory.store import PreferenceEntry
+from cartwise.recall.indexes.base import SearchFilters
+from cartwise.understanding.base import PlannerOutput
+
+if TYPE_CHECKING:
+    from cartwise.agent.deps import AgentDeps
+    from cartwise.agent.events import EventSink
+
+
+class Candidate(BaseModel):
+    """One search hit as item_picker sees it."""
+
+    product: Product
+    score: float
+    """Fused relevance the index returned for this turn's request."""
+    score_query: float = 0.0
+    """Similarity to the query alone (query tower)."""
+    score_user: float = 0.0
+    """Similarity to the like-only profile (user tower); 0 when personalization is off."""
+    score_lexical: float = 0.0
+
+
+class Pick(BaseModel):
+    """A candidate that survived the hard filters and made the shortlist."""
+
+    candidate: Candidate
+    rank_score: float
+    """Relevance (scaled to the turn's best hit) adjusted by rating and fit (likes matched)."""
+    why: list[str] = Field(default_factory=list)
+    """Human-readable reasons, in the user's language."""
+
+
+class MemoryUpdate(BaseModel):
+    """What the curator changed this turn."""
+
+    added: list[PreferenceEntry] = Field(default_factory=list)
+    superseded: list[PreferenceEntry] = Field(default_factory=list)
+    long_term: list[PreferenceEntry] = Field(default_factory=list)
+    """All of the user's entries after the turn."""
+    session: SessionPrefState
+    """P_t after the turn."""
+
+
+def merge_timings(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
+    return {**left, **right}
+
+
+class SearchTask(TypedDict):
+    """The payload one per-platform search node gets through `Send`."""
+
+    platform: str
+    query: str
+    profile: str
+    """Like-only profile text computed once by the profile node ("" = no personalization)."""
+    filters: SearchFilters
+
+
+class TurnState(TypedDict, total=False):
+    """Everything one turn accumulates; nodes return partial updates of it."""
+
+    user: str
+    thread: str
+    message: str
+    source_turn: str
+    session: SessionPrefState
+    memory: list[PreferenceEntry]
+    history: list[ChatMessage]
+    plan: PlannerOutput
+    query: str
+    domain: str
+    slots: dict[str, str]
+    profile: str
+    likes: list[str]
+    like_terms: list[str]
+    exclude_terms: list[str]
+    preference_block: str
+    platforms: list[str]
+    filters: SearchFilters
+    search_started_at: float
+    """perf_counter() when the searching stage began (it spans the parallel searches)."""
+    candidates: Annotated[list[Candidate], operator.add]
+    personalization: Annotated[list[bool], operator.add]
+    picks: list[Pick]
+    rejected: list[RejectedOption]
+    filtered_out: dict[str, int]
+    applied: list[str]
+    price_compare: list[PriceComparison]
+    question: str
+    reply: str
+    memory_update: MemoryUpdate
+    timings: Annotated[dict[str, float], merge_timings]
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Read-only for the whole run: the dependencies and where events go."""
+
+    deps: AgentDeps
+    sink: EventSink

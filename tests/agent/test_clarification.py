@@ -1,0 +1,34 @@
+"""Clarification: which slots a domain needs, our exact wording, and recognizing answers."""
+
+from __future__ import annotations
+
+from cartwise.agent.clarification import (
+    answered_by_slots,
+    bare_slot_answer,
+    missing_slot,
+    question_for,
+)
+
+
+def test_shoes_and_clothing_need_a_size_electronics_do_not() -> None:
+    assert missing_slot("shoes", {}) == "size"
+    assert missing_slot("clothing", {"color": "red"}) == "size"
+    assert missing_slot("shoes", {"size": "42"}) == ""
+    assert missing_slot("electronics", {}) == ""
+
+
+def test_question_is_in_the_users_language_and_resolved_by_exact_match() -> None:
+    zh, en = question_for("size", "zh"), question_for("size", "en")
+    assert "尺码" in zh and "size" in en
+    assert answered_by_slots([zh, "something else"], {"size": "42"}) == [zh]
+    assert answered_by_slots([zh], {}) == []
+
+
+def test_a_bare_size_answers_an_open_size_question_only() -> None:
+    open_questions = [question_for("size", "zh")]
+    assert bare_slot_answer("42", open_questions) == {"size": "42"}
+    assert bare_slot_answer("４２码", open_questions) == {"size": "42"}
+    assert bare_slot_answer("xl", open_questions) == {"size": "XL"}
+    assert bare_slot_answer("size 10", [question_for("size", "en")]) == {"size": "10"}
+    assert bare_slot_answer("42", []) == {}
+    assert bare_slot_answer("42 pairs of socks please", open_questions) == {}
