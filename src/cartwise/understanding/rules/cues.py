@@ -1,0 +1,48 @@
+"""Small cue lists the planner and curator share: scope, intent, questions, decisions."""
+
+from __future__ import annotations
+
+import re
+
+LONG_TERM = re.compile(
+    r"我一般|一般都|一般|从来|从不|以后都|以后|一直|向来|平时|总是|永远|always|never|in general|"
+    r"generally|usually|from now on|anymore|any more|as a rule"
+)
+SESSION = re.compile(
+    r"这次|今天|这回|本次|这一次|这单|这趟|暂时|先不要|this time|today|for now|right now|"
+    r"for this (?:one|order|trip|purchase)|this once"
+)
+COMPARE = re.compile(
+    r"比价|比一比|比较一下|对比|哪个便宜|哪家便宜|哪家更便宜|哪个平台|最便宜|compare|cheapest|"
+    r"which is cheaper|price comparison|best price|lowest price"
+)
+CHITCHAT = re.compile(
+    r"^\s*(?:你好|您好|嗨|谢谢|多谢|好的|好|嗯|哈哈|再见|hi|hello|hey|thanks|thank you|ok|okay|bye)"
+    r"[\s!！。.,，~]*(?:啊|呀|了)?[\s!！。.]*$"
+)
+PRICE_REJECTION = re.compile(
+    r"超预算|太贵|贵了|价格太高|买不起|too expensive|over (?:my |the )?budget|too pricey|"
+    r"costs too much|out of my price range"
+)
+SIZE_QUESTION = re.compile(r"尺码|几码|多大|码数|鞋码|size", re.IGNORECASE)
+BUDGET_QUESTION = re.compile(r"预算|价位|多少钱|价格|budget|price range|spend", re.IGNORECASE)
+COLOR_QUESTION = re.compile(r"颜色|什么色|colou?r", re.IGNORECASE)
+DECISION = re.compile(
+    r"(用|寄到|送到)?默认(收货)?地址|default (shipping )?address|货到付款|cash on delivery|"
+    r"开(个)?发票|need an invoice|顺丰|送到公司|ship (it )?to my office|gift wrap|礼品包装"
+)
+BARE_AMOUNT = re.compile(
+    r"^\s*(?:大概|差不多|around|about|under|最多)?\s*[$¥￥]?\s*(?P<a>\d+(?:\.\d+)?\s?[kw万千]?|[一二两三四五六七八九十百千万]+)"
+    r"\s*(?:块钱|块|元|dollars?|bucks|usd|以内|左右)?\s*[。.!！]?\s*$",
+    re.IGNORECASE,
+)
+FILLER_ZH = re.compile(
+    r"帮我找找|帮我找|帮我搜|帮我看看|帮我|给我推荐|给我找|推荐一下|推荐|我想买|我想要|我要买|我需要|"
+    r"我想找|想买|想要|我要|找一下|找个|有没有|一个|一双|一件|一款|一台|一条|一副|一套|一些|一下|"
+    r"请问|请|麻烦|谢谢|其实|还是|我|的吧|吧|呢|啊|呀|哦|嘛|了"
+)
+FILLER_EN = re.compile(
+    r"\b(?:i'?m looking for|i am looking for|looking for|i want to buy|i'?d like to buy|i would like to buy|"
+    r"i want|i need|i'?d like|i would like|can you|could you|please|find me|show me|get me|help me find|"
+    r"search for|find|buy|some|a pair of|pair of|an|a|the|me|for me|thanks|thank you|i|also)\b"
+)

@@ -1,0 +1,90 @@
+"""Numbers as shoppers write them: 500, 1.5万, 1k, 两百, 三千五, 一万二, 两三百."""
+
+from __future__ import annotations
+
+import re
+
+ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "俩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+ZH_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+MULTIPLIERS = {"k": 1000.0, "千": 1000.0, "w": 10000.0, "万": 10000.0, "百": 100.0}
+
+ZH_NUMERAL_CHARS = "零〇一二两俩三四五六七八九十百千万"
+# An amount: arabic digits with an optional multiplier (1.5万, 2k, 3千) or a Chinese numeral.
+# The multiplier must not start a unit word ("1kg" is a weight, not 1000).
+NUMBER_PATTERN = rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?(?:\s?[kw万千百](?![a-z]))?|[{ZH_NUMERAL_CHARS}]+)"
+# "两三百" / "三四千": an approximate range written with two adjacent digits.
+ZH_APPROX_RANGE = re.compile(r"([一二两三四五六七八九])([二两三四五六七八九])([十百千万])")
+
+
+def parse_zh_numeral(text: str) -> float | None:
+    """三千五 → 3500, 一万二 → 12000, 两百 → 200, 十五 → 15; None when not a numeral."""
+    if not text or any(ch not in ZH_NUMERAL_CHARS for ch in text):
+        return None
+    total = 0
+    section = 0
+    digit: int | None = None
+    last_unit = 1
+    after_zero = False
+    for ch in text:
+        if ch in ZH_DIGITS:
+            value = ZH_DIGITS[ch]
+            after_zero = value == 0 or after_zero
+            digit = value
+        elif ch in ZH_SMALL_UNITS:
+            unit = ZH_SMALL_UNITS[ch]
+            section += (1 if digit is None else digit) * unit
+            digit = None
+            last_unit = unit
+            after_zero = False
+        else:  # 万
+            section += digit or 0
+            total += (section or 1) * 10000
+            section = 0
+            digit = None
+            last_unit = 10000
+            after_zero = False
+    if digit is not None:
+        # Shorthand: the trailing digit counts in the next smaller unit (三千五 = 3500),
+        # unless a zero came first (三千零五 = 3005).
+        scale = 1 if after_zero or last_unit == 1 else last_unit // 10
+        section += digit * scale
+    return float(total + section)
+
+
+def parse_amount(text: str) -> float | None:
+    """One amount (see NUMBER_PATTERN) as a float, or None."""
+    raw = text.strip().lower().replace(",", "").replace(" ", "")
+    if not raw:
+        return None
+    if raw[0].isdigit():
+        multiplier = 1.0
+        if raw[-1] in MULTIPLIERS:
+            multiplier = MULTIPLIERS[raw[-1]]
+            raw = raw[:-1]
+        try:
+            return float(raw) * multiplier
+        except ValueError:
+            return None
+    return parse_zh_numeral(raw)
+
+
+def format_amount(value: float) -> str:
+    """Slot format: integers without decimals (40.00 → "40"), otherwise at most 2 decimals."""
+    rounded = round(value, 2)
+    if rounded == int(rounded):
+        return str(int(rounded))
+    return f"{rounded:.2f}".rstrip("0").rstrip(".")

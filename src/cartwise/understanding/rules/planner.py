@@ -1,0 +1,290 @@
+"""The rules planner: one message (+ session, memory) → PlannerOutput.
+
+Decisions documented here because they shape memory:
+- A stated preference needs preference language: a refusal/aversion (→ dislike) or a liking
+  verb (喜欢, prefer, love, 只要, only → like). Plain wanting (要, want, need) makes a like only
+  in contrast with a refusal in the same message ("不要塑料的耳机，要金属的"); otherwise the
+  attribute is part of the search (query text; a color becomes the `color` slot; a brand
+  goes to `brands`, the exact filter).
+- Scope: long_term by default; a session cue in the clause (or the message, when it has no
+  long-term cue) makes it a this-session constraint. Safety is always long_term, global, hard.
+- Domain of a preference: the product noun of the message, else the session's category,
+  else empty (unsure → global).
+- Budgets are slots, never preferences. Sizes are slots.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cartwise.memory.session_state import SessionConstraint, SessionPrefState
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
+from cartwise.understanding.rules import cues
+from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.lexicon import Lexicon
+from cartwise.understanding.rules.negation import (
+    EMPHATIC,
+    SAFETY_CONTEXT,
+    ScopedTerm,
+    Scoping,
+    scope_terms,
+)
+from cartwise.understanding.rules.numbers import format_amount, parse_amount
+from cartwise.understanding.rules.open_objects import free_dislikes
+from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
+
+
+def detect_language(text: str) -> Language:
+    """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
+    return "zh" if _CJK.search(text) else "en"
+
+
+class RulesPlanner:
+    """Turns one message into a PlannerOutput with the lexicon and the small grammars."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self._lexicon = lexicon
+
+    def plan(
+        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
+    ) -> PlannerOutput:
+        text = message.strip()
+        language = detect_language(text)
+        matches = self._lexicon.scan(text)
+        scoping = scope_terms(text, matches)
+        noun_domain = next((t.slug for m in matches if (t := m.first("domain"))), "")
+        domain = noun_domain or session.category
+        removed: list[tuple[int, int]] = list(scoping.negated_spans)
+
+        slots: dict[str, str] = {}
+        budget = parse_budget(text)
+        slots.update(budget.slots(DEFAULT_CURRENCY[language]))
+        removed.extend(budget.spans)
+        size, size_spans = parse_size(text, matches, domain=domain)
+        if size:
+            slots["size"] = size
+            removed.extend(size_spans)
+
+        answered = self._answer_open_questions(text, session, slots, language)
+        stated, brands, retracted = self._preferences(scoping, text, domain, session, memory, slots)
+        dislikes_free = free_dislikes(text, scoping) if language == "en" else []
+        for slug, trigger_clause in dislikes_free:
+            if all(p.slug != slug for p in stated):
+                stated.append(self._free_preference(slug, trigger_clause, text, domain))
+        platforms: list[str] = []
+        for match in matches:
+            platform = match.first("platform")
+            if platform:
+                removed.append((match.start, match.end))
+                if platform.slug not in platforms:
+                    platforms.append(platform.slug)
+        for index, (start, end) in enumerate(scoping.clauses):
+            if any(t.stance == "retract" and t.clause == index for t in scoping.terms):
+                removed.append((start, end))
+
+        intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
+        query = "" if intent in ("preference", "chitchat") else _query_text(text, removed, language)
+        current_intent = ""
+        if noun_domain and query and intent in ("search", "compare"):
+            current_intent = f"买{query}" if language == "zh" else f"buy {query}"
+        return PlannerOutput(
+            language=language,
+            intent=intent,
+            domain=domain,
+            query=query,
+            current_intent=current_intent,
+            slots=slots,
+            constraints=[
+                SessionConstraint(
+                    polarity=p.polarity,
+                    category=p.category,
+                    slug=p.slug,
+                    strength=p.strength,
+                    keywords=p.keywords,
+                )
+                for p in stated
+                if p.scope == "session"
+            ],
+            stated=stated,
+            retracted=retracted,
+            brands=brands,
+            platforms=platforms,
+            answered_questions=answered,
+        )
+
+    def _preferences(
+        self,
+        scoping: Scoping,
+        text: str,
+        domain: str,
+        session: SessionPrefState,
+        memory: Sequence[PreferenceEntry],
+        slots: dict[str, str],
+    ) -> tuple[list[StatedPreference], list[str], list[str]]:
+        dislike_clauses = [t.clause for t in scoping.terms if t.stance == "dislike"]
+        stated: list[StatedPreference] = []
+        brands: list[str] = []
+        retracted: list[str] = []
+        seen: set[tuple[str, str]] = set()
+        for scoped in scoping.terms:
+            term = scoped.term
+            category = term.category or Category.OTHER
+            stance = scoped.stance
+            if stance == "retract":
+                retracted.extend(_retraction_keys(category, term.slug, session, memory))
+                continue
+            # "不要塑料的耳机，要金属的": wanting right after a refusal is a contrast → a like.
+            contrast = any(clause < scoped.clause for clause in dislike_clauses)
+            if stance == "want" and contrast and category is not Category.COLOR:
+                stance = "like"
+            if stance in ("want", "neutral"):
+                if category is Category.COLOR and "color" not in slots:
+                    slots["color"] = term.slug
+                elif category is Category.BRAND and term.slug not in brands:
+                    brands.append(term.slug)
+                continue
+            polarity = Polarity.DISLIKE if stance == "dislike" else Polarity.LIKE
+            if (polarity.value, term.slug) in seen:
+                continue
+            seen.add((polarity.value, term.slug))
+            stated.append(self._stated(scoped, polarity, category, text, domain))
+            if category is Category.BRAND and scoped.trigger == "prefer_hard":
+                brands.append(term.slug)
+        return stated, brands, _unique(retracted)
+
+    def _stated(
+        self,
+        scoped: ScopedTerm,
+        polarity: Polarity,
+        category: Category,
+        text: str,
+        domain: str,
+    ) -> StatedPreference:
+        safety = scoped.trigger == "safety" or (
+            polarity is Polarity.DISLIKE and bool(SAFETY_CONTEXT.search(text.lower()))
+        )
+        return StatedPreference(
+            polarity=polarity,
+            category=category,
+            slug=scoped.term.slug,
+            domain="" if safety else domain,
+            strength=_strength(scoped, polarity, safety),
+            keywords=self._lexicon.keywords("preference", scoped.term.slug),
+            scope="long_term" if safety else _scope(scoped.clause_text, text),
+        )
+
+    def _free_preference(self, slug: str, clause: str, text: str, domain: str) -> StatedPreference:
+        safety = bool(SAFETY_CONTEXT.search(clause))
+        emphatic = safety or bool(EMPHATIC.search(clause))
+        return StatedPreference(
+            polarity=Polarity.DISLIKE,
+            category=Category.OTHER,
+            slug=slug,
+            domain="" if safety else domain,
+            strength=Strength.HARD if emphatic else Strength.SOFT,
+            keywords=[slug.replace("-", " ")],
+            scope="long_term" if safety else _scope(clause, text),
+        )
+
+    def _answer_open_questions(
+        self, text: str, session: SessionPrefState, slots: dict[str, str], language: Language
+    ) -> list[str]:
+        answered: list[str] = []
+        for question in session.open_questions:
+            if cues.SIZE_QUESTION.search(question):
+                size = slots.get("size") or parse_size_answer(text)
+                if size:
+                    slots["size"] = size
+                    answered.append(question)
+            elif cues.BUDGET_QUESTION.search(question):
+                bare = cues.BARE_AMOUNT.match(text)
+                amount = parse_amount(bare.group("a")) if bare else None
+                if "budget_max" not in slots and amount:
+                    slots["budget_max"] = format_amount(amount)
+                    slots["budget_currency"] = DEFAULT_CURRENCY[language]
+                if "budget_max" in slots or "budget_min" in slots:
+                    answered.append(question)
+            elif cues.COLOR_QUESTION.search(question) and "color" in slots:
+                answered.append(question)
+        return answered
+
+
+def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool) -> Strength:
+    emphatic = bool(EMPHATIC.search(scoped.clause_text))
+    if polarity is Polarity.DISLIKE:
+        hard = safety or emphatic or scoped.trigger == "refusal"
+    else:
+        hard = emphatic or scoped.trigger == "prefer_hard"
+    return Strength.HARD if hard else Strength.SOFT
+
+
+def _scope(clause: str, text: str) -> Scope:
+    if cues.SESSION.search(clause):
+        return "session"
+    if cues.LONG_TERM.search(clause):
+        return "long_term"
+    lowered = text.lower()
+    if cues.SESSION.search(lowered) and not cues.LONG_TERM.search(lowered):
+        return "session"
+    return "long_term"
+
+
+def _retraction_keys(
+    category: Category, slug: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
+) -> list[str]:
+    """Every stored dislike of this slug (all domains), plus its session constraint key."""
+    keys = [
+        entry.dedup_key
+        for entry in memory
+        if entry.slug == slug and entry.polarity is Polarity.DISLIKE
+    ]
+    keys.append(f"{category.value}:{slug}")
+    return keys
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _intent(
+    text: str,
+    noun_domain: str,
+    stated: list[StatedPreference],
+    retracted: list[str],
+    slots: dict[str, str],
+    answered: list[str],
+    brands: list[str],
+) -> Intent:
+    lowered = text.lower()
+    if answered and not noun_domain:
+        return "answer"
+    if cues.COMPARE.search(lowered):
+        return "compare"
+    if cues.CHITCHAT.match(lowered):
+        return "chitchat"
+    if (stated or retracted) and not slots and not brands:
+        # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
+        if not noun_domain or cues.LONG_TERM.search(lowered):
+            return "preference"
+    return "search"
+
+
+def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -> str:
+    """The message minus refused terms, budget/size phrases, platforms and filler."""
+    keep = [True] * len(text)
+    for start, end in removed:
+        for i in range(max(0, start), min(len(text), end)):
+            keep[i] = False
+    kept = "".join(ch if keep[i] else " " for i, ch in enumerate(text)).lower()
+    kept = cues.SESSION.sub(" ", kept)
+    kept = cues.LONG_TERM.sub(" ", kept)
+    kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
+    kept = re.sub(r"(?<![a-z])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z])", " ", kept)
+    kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
+    kept = re.sub(r"(?:^|\s)[的在]+|的+(?=\s|$)", " ", kept)
+    return re.sub(r"\s+", " ", kept).strip()
