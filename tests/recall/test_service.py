@@ -58,6 +58,7 @@ def test_tokenizer_keeps_model_numbers_whole_and_split() -> None:
         assert token in tokens
     assert "降噪" in tokens and "耳机" in tokens and "噪耳" in tokens
     assert model_tokens("Ryzen 9 5900X vs ryzen 7") == ["5900x"]
+    assert model_tokens("WH-1000XM5") == model_tokens("wh1000xm5") == ["wh1000xm5"]
 
 
 @pytest.mark.parametrize(

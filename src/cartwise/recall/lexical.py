@@ -36,6 +36,7 @@ _LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
 _LETTER_DIGIT_SPLIT = re.compile(r"[a-z]+|[0-9]+")
 _HAS_LETTER = re.compile(r"[a-z]")
 _HAS_DIGIT = re.compile(r"[0-9]")
+_SEPARATORS = re.compile(r"[-_./+]")
 _STOPWORDS = frozenset(
     [
         "a",
@@ -81,9 +82,10 @@ def _jieba_words(run: str) -> list[str]:
 
 
 def model_tokens(text: str) -> list[str]:
-    """Model-number-like tokens (letters and digits mixed, ≥ 3 chars), lowercase, whole."""
+    """Model-number-like tokens (letters and digits mixed, ≥ 3 chars), lowercase, with
+    separators removed: "WH-1000XM5" and "WH1000XM5" are the same model."""
     return [
-        token
+        _SEPARATORS.sub("", token)
         for token in _LATIN_TOKEN.findall(text.lower())
         if len(token) >= 3 and _HAS_LETTER.search(token) and _HAS_DIGIT.search(token)
     ]
@@ -102,7 +104,7 @@ def tokenize(text: str) -> list[str]:
         if word in _STOPWORDS:
             continue
         tokens.append(word)
-        parts = re.split(r"[-_./+]", word)
+        parts = _SEPARATORS.split(word)
         if len(parts) > 1:
             tokens.extend(p for p in parts if p)
             tokens.append("".join(parts))

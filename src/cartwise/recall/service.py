@@ -25,7 +25,7 @@ from cartwise.errors import InvalidInput, UnknownPlatform
 from cartwise.recall.embedders.base import Embedder, Matrix, normalize_vector
 from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
-from cartwise.recall.lexical import LexicalIndex, model_tokens, tokenize
+from cartwise.recall.lexical import LexicalIndex, model_tokens
 from cartwise.settings import Settings
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
@@ -191,6 +191,6 @@ def fuse(
     wanted = set(model_tokens(query))
     if wanted:
         for key, product in products.items():
-            fused[key] += EXACT_MODEL_BOOST * len(wanted & set(tokenize(product.title)))
+            fused[key] += EXACT_MODEL_BOOST * len(wanted & set(model_tokens(product.title)))
     order = sorted(products, key=lambda key: (-fused[key], key))[:k]
     return [(products[key], fused[key]) for key in order]
