@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartwise.catalog.product import Product
+from cartwise.memory.store import PreferenceEntry
 
 
 def make_product(item_id: str = "1", *, platform: str = "jd", **fields: Any) -> Product:
@@ -13,3 +14,25 @@ def make_product(item_id: str = "1", *, platform: str = "jd", **fields: Any) -> 
     fields.setdefault("price", 100.0)
     fields.setdefault("price_base", fields["price"])
     return Product(platform=platform, item_id=item_id, **fields)
+
+
+def make_preference(
+    slug: str = "plastic",
+    *,
+    polarity: str = "dislike",
+    category: str = "material",
+    domain: str = "",
+    strength: str = "hard",
+    keywords: list[str] | None = None,
+) -> PreferenceEntry:
+    """A valid long-term preference; keywords default to the slug's words."""
+    return PreferenceEntry.model_validate(
+        {
+            "polarity": polarity,
+            "category": category,
+            "domain": domain,
+            "slug": slug,
+            "strength": strength,
+            "keywords": [slug.replace("-", " ")] if keywords is None else keywords,
+        }
+    )

@@ -1,0 +1,83 @@
+"""Concurrent writer processes and a writer killed mid-write, against both backends."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+
+import pytest
+
+from cartwise.memory.doctor import diagnose
+from cartwise.memory.store import PreferenceStore
+from tests.memory.workers import (
+    BULK_ENTRIES,
+    USER,
+    StoreSpec,
+    contended_entry,
+    upsert_many,
+    write_until_killed,
+)
+
+PROCESSES = 8
+UPSERTS_EACH = 200
+SPAWN = multiprocessing.get_context("spawn")
+
+
+def _state(store: PreferenceStore, user: str) -> dict[str, tuple[frozenset[str], str]]:
+    return {e.dedup_key: (frozenset(e.keywords), e.strength.value) for e in store.list(user)}
+
+
+@pytest.mark.slow
+def test_eight_processes_lose_no_update(store: PreferenceStore, spec: StoreSpec) -> None:
+    start = SPAWN.Event()
+    workers = [
+        SPAWN.Process(target=upsert_many, args=(spec, worker, UPSERTS_EACH, start))
+        for worker in range(PROCESSES)
+    ]
+    for process in workers:
+        process.start()
+    start.set()  # all released together so their writes overlap
+    for process in workers:
+        process.join(timeout=240)
+    assert [p.exitcode for p in workers] == [0] * PROCESSES
+
+    serial_user = "serial-run"
+    for worker in range(PROCESSES):
+        for index in range(UPSERTS_EACH):
+            store.upsert(serial_user, contended_entry(worker, index))
+
+    concurrent = _state(store, USER)
+    assert len(concurrent) == 80
+    assert sum(len(words) for words, _ in concurrent.values()) == PROCESSES * UPSERTS_EACH
+    assert concurrent == _state(store, serial_user)
+
+
+@pytest.mark.slow
+def test_writer_killed_mid_write_leaves_only_whole_entries(
+    store: PreferenceStore, spec: StoreSpec
+) -> None:
+    running = SPAWN.Event()
+    writer = SPAWN.Process(target=write_until_killed, args=(spec, running))
+    writer.start()
+    try:
+        assert running.wait(timeout=120), "writer never got going"
+    finally:
+        assert writer.pid is not None
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.join(timeout=30)
+    assert writer.exitcode == -signal.SIGKILL
+
+    reopened = spec.open()
+    try:
+        report = diagnose(reopened, USER)  # type: ignore[arg-type]
+        entries = reopened.list(USER)
+    finally:
+        reopened.close()
+    assert report.healthy, report
+    bulk = [e for e in entries if e.slug.startswith("material-")]
+    generations = {e.keywords[0] for e in bulk}
+    # A replace is all-or-nothing: one whole generation of 200 rows, never a mix or a part.
+    assert len(bulk) == BULK_ENTRIES
+    assert len(generations) == 1
+    assert all(len(e.keywords[1]) == 200 for e in bulk)

@@ -1,0 +1,99 @@
+"""Functions run in spawned processes by the concurrency and crash tests (importable by
+module path, so `spawn` can find them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from multiprocessing.synchronize import Event
+from pathlib import Path
+
+from cartwise.memory import create_preference_store
+from cartwise.memory.store import PreferenceEntry, PreferenceStore
+from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.settings import Settings
+
+USER = "shopper-1"
+CONTENDED_KEYS = 80
+BULK_ENTRIES = 200
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    """Picklable: enough to open the test's store in another process."""
+
+    backend: str
+    home: str
+    redis_url: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> StoreSpec:
+        return cls(settings.store_backend, str(settings.cartwise_home), settings.redis_url)
+
+    def open(self) -> PreferenceStore:
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            cartwise_home=Path(self.home),
+            store_backend=self.backend,
+            redis_url=self.redis_url,
+            embedder="hashing:256",
+        )
+        return create_preference_store(settings, HashingEmbedder())
+
+
+def contended_entry(worker: int, index: int) -> PreferenceEntry:
+    """Upsert `index` of `worker`: 80 keys shared by every worker, one unique keyword each,
+    so a lost update shows up as a missing keyword (at most 24 per key: under the cap)."""
+    return PreferenceEntry.model_validate(
+        {
+            "polarity": "like",
+            "category": "style",
+            "slug": f"style-{index % CONTENDED_KEYS}",
+            "keywords": [f"w{worker}-{index}"],
+        }
+    )
+
+
+def upsert_many(spec: StoreSpec, worker: int, count: int, start: Event) -> None:
+    store = spec.open()
+    start.wait()
+    for index in range(count):
+        store.upsert(USER, contended_entry(worker, index))
+    store.close()
+
+
+def bulk_generation(generation: int) -> list[PreferenceEntry]:
+    """200 entries that all carry one generation tag: a half-applied replace would mix tags."""
+    return [
+        PreferenceEntry.model_validate(
+            {
+                "polarity": "dislike",
+                "category": "material",
+                "slug": f"material-{n}",
+                "strength": "hard",
+                "keywords": [f"gen-{generation}", "x" * 200],
+            }
+        )
+        for n in range(BULK_ENTRIES)
+    ]
+
+
+def write_until_killed(spec: StoreSpec, running: Event) -> None:
+    """Alternate whole-memory replaces and single upserts forever; the test SIGKILLs us."""
+    store = spec.open()
+    generation = 0
+    while True:
+        generation += 1
+        store.replace_all(USER, bulk_generation(generation))  # type: ignore[attr-defined]
+        store.upsert(
+            USER,
+            PreferenceEntry.model_validate(
+                {
+                    "polarity": "like",
+                    "category": "color",
+                    "slug": "teal",
+                    "keywords": [f"gen-{generation}"],
+                }
+            ),
+        )
+        if generation == 3:
+            running.set()
