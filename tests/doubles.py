@@ -3,9 +3,15 @@ interface it stands in for."""
 
 from __future__ import annotations
 
+import json
 import re
+import threading
+import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
 from typing import Any
 
 from ag_ui import core as agui
@@ -100,6 +106,166 @@ class ScriptedAgent:
 def failing(error: CartwiseError) -> ScriptedAgent:
     """A scripted agent that fails mid-reply with `error`."""
     return ScriptedAgent(fail_with=error)
+
+
+# --- LLM: a scripted OpenAI-compatible chat-completions server -----------------------------
+
+
+@dataclass(frozen=True)
+class ScriptedAnswer:
+    """One scripted reply of `ScriptedLLMServer`."""
+
+    content: str = ""
+    status: int = 200
+    delay_seconds: float = 0.0
+    """Wait this long before answering (released early when the server closes)."""
+    tool_call: tuple[str, str] | None = None
+    """(function name, arguments JSON): answer with a tool call instead of content."""
+
+    @classmethod
+    def json(cls, payload: object, *, delay_seconds: float = 0.0) -> ScriptedAnswer:
+        return cls(content=json.dumps(payload, ensure_ascii=False), delay_seconds=delay_seconds)
+
+    @classmethod
+    def text(cls, content: str) -> ScriptedAnswer:
+        return cls(content=content)
+
+    @classmethod
+    def http_error(cls, status: int = 500) -> ScriptedAnswer:
+        return cls(status=status)
+
+    @classmethod
+    def tool(cls, name: str, payload: object) -> ScriptedAnswer:
+        return cls(tool_call=(name, json.dumps(payload, ensure_ascii=False)))
+
+
+class ScriptedLLMServer:
+    """A real HTTP server on 127.0.0.1 (port 0) speaking `POST /v1/chat/completions`.
+
+    It replays the scripted answers in order and records every request body it got
+    (`requests`). A request that finds the script empty gets HTTP 500 and is counted in
+    `unscripted`, so a test can tell an unexpected call from a scripted failure."""
+
+    def __init__(self, answers: Iterable[ScriptedAnswer] = ()) -> None:
+        self._answers: list[ScriptedAnswer] = list(answers)
+        self._lock = threading.Lock()
+        self._release = threading.Event()
+        self.requests: list[dict[str, Any]] = []
+        self.unscripted = 0
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def script(self, *answers: ScriptedAnswer) -> None:
+        with self._lock:
+            self._answers.extend(answers)
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._answers)
+
+    def start(self) -> ScriptedLLMServer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._release.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> ScriptedLLMServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _next(self, body: dict[str, Any]) -> ScriptedAnswer | None:
+        with self._lock:
+            self.requests.append(body)
+            if not self._answers:
+                self.unscripted += 1
+                return None
+            return self._answers.pop(0)
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                try:
+                    body = json.loads(self.rfile.read(length) or b"{}")
+                except json.JSONDecodeError:
+                    body = {"unparsable": True}
+                answer = server._next(body)
+                if answer is None:
+                    self._send(500, {"error": {"message": "no scripted answer left"}})
+                    return
+                if answer.delay_seconds:
+                    server._release.wait(answer.delay_seconds)
+                if answer.status != 200:
+                    self._send(answer.status, {"error": {"message": "scripted failure"}})
+                    return
+                self._send(200, _completion(body.get("model", "scripted"), answer))
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a scripted timeout): nothing left to tell it
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return  # keep test output clean
+
+        return Handler
+
+
+def _completion(model: str, answer: ScriptedAnswer) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": answer.content}
+    finish_reason = "stop"
+    if answer.tool_call is not None:
+        name, arguments = answer.tool_call
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"call_{uuid.uuid4().hex[:8]}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            ],
+        }
+        finish_reason = "tool_calls"
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
 
 
 # --- Agent: a scripted Engine (planner / curator / reply writer) ---------------------------

@@ -1,0 +1,30 @@
+"""Understanding: planner, curator and reply writer behind the `Engine` protocol.
+
+Two engines: `rules` (embedded, no network — the default) and `llm` (any OpenAI-compatible
+chat endpoint, with the rules engine as fallback and polarity guard).
+"""
+
+from __future__ import annotations
+
+from cartwise.errors import ConfigurationError
+from cartwise.settings import Settings
+from cartwise.understanding.base import Engine
+
+__all__ = ["Engine", "create_engine"]
+
+
+def create_engine(settings: Settings) -> Engine:
+    """The engine `settings.engine` names; the llm engine falls back to rules."""
+    from cartwise.understanding.rules.engine import RulesEngine
+
+    rules = RulesEngine()
+    if settings.engine == "rules":
+        return rules
+    if not settings.llm_base_url:
+        raise ConfigurationError(
+            "ENGINE=llm needs LLM_BASE_URL, the base URL of an OpenAI-compatible chat "
+            "endpoint (for example http://127.0.0.1:8080/v1); set it, or use ENGINE=rules"
+        )
+    from cartwise.understanding.llm import LLMEngine
+
+    return LLMEngine(settings, rules)

@@ -72,6 +72,8 @@ class EngineCounters:
         """Safety dislikes forced global and hard."""
         self.dropped_entries = 0
         """Long-term entries naming nothing the shopper said, dropped."""
+        self.scope_corrections = 0
+        """Long-term entries that were this session's slots or constraints, moved or dropped."""
 
     def count_call(self, operation: Operation) -> None:
         with self._lock:
@@ -87,6 +89,7 @@ class EngineCounters:
             self.polarity_corrections += report.polarity_corrections
             self.safety_corrections += report.safety_corrections
             self.dropped_entries += report.dropped_ungrounded
+            self.scope_corrections += report.scope_corrections
 
     def snapshot(self) -> dict[str, Any]:
         """A plain copy of every counter."""
@@ -98,6 +101,7 @@ class EngineCounters:
                 "polarity_corrections": self.polarity_corrections,
                 "safety_corrections": self.safety_corrections,
                 "dropped_entries": self.dropped_entries,
+                "scope_corrections": self.scope_corrections,
             }
 
 
@@ -180,7 +184,9 @@ class LLMEngine:
         report = GuardReport()
         reading = self._reading(turn)
         try:
-            guarded = guard_curator(output, reading, turn.user_message, report)
+            guarded = guard_curator(
+                output, reading, turn.user_message, report, planner_slots=turn.planner.slots
+            )
         except (ValidationError, InvalidPreference) as exc:
             self._count_failure("curate", LLMFailure("invalid", type(exc).__name__))
             return self._fallback.curate(turn)
@@ -207,9 +213,19 @@ class LLMEngine:
     def _structured(
         self, schema: type[BaseModel], name: str, settings: Settings
     ) -> Runnable[Any, Any]:
-        json_schema = {"name": name, "schema": schema.model_json_schema(), "strict": False}
+        # Non-strict on purpose: OpenAI's strict mode forbids open dicts such as `slots`, and
+        # code validates every field anyway.
+        spec: dict[str, Any]
+        if settings.llm_structured_method == "function_calling":
+            spec = {
+                "name": name,
+                "description": schema.__doc__ or name,
+                "parameters": schema.model_json_schema(),
+            }
+        else:
+            spec = {"name": name, "schema": schema.model_json_schema(), "strict": False}
         return self._chat.with_structured_output(
-            json_schema, method=settings.llm_structured_method, include_raw=True
+            spec, method=settings.llm_structured_method, include_raw=True
         )
 
     def _ask(
@@ -231,9 +247,9 @@ class LLMEngine:
             result = runnable.invoke(messages)
         except openai.OpenAIError as exc:
             raise _classify_openai_error(exc) from exc
-        parsed = result.get("parsed")
-        if not isinstance(parsed, dict):
-            parsed = _json_from_content(result.get("raw"))
+        # Parsed here, strictly, not by langchain's lenient partial-JSON parser (which turns
+        # "{oops" into {}): an answer that is not one whole JSON object is malformed.
+        parsed = _answer_object(result.get("raw"))
         try:
             return schema.model_validate(parsed)
         except (ValidationError, InvalidPreference) as exc:
@@ -273,11 +289,12 @@ class LLMEngine:
                 report.polarity_corrections,
                 slugs if self._settings.log_personal_data else f"<{len(report.corrected_slugs)}>",
             )
-        if report.safety_corrections or report.dropped_ungrounded:
+        if report.safety_corrections or report.dropped_ungrounded or report.scope_corrections:
             logger.info(
-                "llm %s: %d safety correction(s), %d ungrounded entr(ies) dropped",
+                "llm %s: %d safety, %d scope correction(s); %d ungrounded entr(ies) dropped",
                 operation,
                 report.safety_corrections,
+                report.scope_corrections,
                 report.dropped_ungrounded,
             )
 
@@ -304,10 +321,17 @@ def _classify_validation_error(exc: ValidationError | InvalidPreference) -> LLMF
     return LLMFailure(reason, "fields " + ", ".join(locations[:8]))
 
 
-def _json_from_content(raw: object) -> dict[str, Any]:
-    """Servers that ignore response_format still tend to answer JSON, sometimes wrapped in
-    prose or a markdown fence: take the outermost object."""
-    text = _content_text(raw) if isinstance(raw, AIMessage) else ""
+def _answer_object(raw: object) -> dict[str, Any]:
+    """The JSON object of an answer: a forced tool call's arguments, or the content. Servers
+    that ignore response_format still tend to answer JSON, sometimes wrapped in prose or a
+    markdown fence: then the outermost object counts."""
+    if not isinstance(raw, AIMessage):
+        raise LLMFailure("malformed_json", "no message")
+    if raw.tool_calls:
+        return dict(raw.tool_calls[0]["args"])
+    if raw.invalid_tool_calls:
+        raise LLMFailure("malformed_json", "tool call arguments are not JSON")
+    text = _content_text(raw).strip()
     match = JSON_OBJECT.search(text)
     if match is None:
         raise LLMFailure("malformed_json", f"no JSON object in {len(text)} chars")

@@ -11,11 +11,11 @@ rules reading) is dropped — that is how "这件超预算了" stays from becomi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Polarity, PreferenceEntry, Strength, normalize_keywords
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength, normalize_keywords
 from cartwise.understanding.base import CuratorOutput, PlannerOutput, StatedPreference
 
 SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
@@ -29,6 +29,10 @@ class RulesReading:
     """Slugs the rules engine saw inside a negation scope → their casefolded keywords."""
     seen: dict[str, list[str]]
     """Every slug it found (any polarity) → its keywords in first-seen order."""
+    session_only: frozenset[str] = frozenset()
+    """Slugs it found only with this-session scope ("这次不要黑色的")."""
+    slot_values: frozenset[str] = frozenset()
+    """Casefolded values of the slots it found (a budget, a size)."""
 
     @classmethod
     def from_planner(cls, planner: PlannerOutput) -> RulesReading:
@@ -43,7 +47,22 @@ class RulesReading:
             seen[item.slug] = normalize_keywords([*seen[item.slug], *item.keywords])
             if item.polarity is Polarity.DISLIKE:
                 negated.setdefault(item.slug, set()).update(k.casefold() for k in item.keywords)
-        return cls(negated={s: frozenset(k) for s, k in negated.items()}, seen=seen)
+        long_term = {s.slug for s in planner.stated if s.scope == "long_term"}
+        session = {s.slug for s in planner.stated if s.scope == "session"}
+        session |= {c.slug for c in planner.constraints}
+        return cls(
+            negated={s: frozenset(k) for s, k in negated.items()},
+            seen=seen,
+            session_only=frozenset(session - long_term),
+            slot_values=frozenset(v.casefold() for v in planner.slots.values() if v),
+        )
+
+    def is_slot(self, entry: PreferenceEntry, extra_slot_values: frozenset[str]) -> bool:
+        """A budget or size "preference" that is really a slot value of this turn."""
+        if entry.category not in (Category.BUDGET, Category.SIZE):
+            return False
+        words = {entry.slug, *(k.casefold() for k in entry.keywords)}
+        return bool(words & (self.slot_values | extra_slot_values))
 
     def is_negated(self, slug: str, keywords: Iterable[str]) -> bool:
         if slug in self.negated:
@@ -58,6 +77,7 @@ class GuardReport:
 
     polarity_corrections: int = 0
     safety_corrections: int = 0
+    scope_corrections: int = 0
     dropped_ungrounded: int = 0
     corrected_slugs: list[str] = field(default_factory=list)
 
@@ -75,6 +95,9 @@ def guard_planner(
             update["strength"] = Strength.HARD
             report.polarity_corrections += 1
             report.corrected_slugs.append(item.slug)
+        if item.scope == "long_term" and item.slug in reading.session_only and not safety:
+            update["scope"] = "session"
+            report.scope_corrections += 1
         polarity = update.get("polarity", item.polarity)
         strength = update.get("strength", item.strength)
         if (
@@ -94,16 +117,35 @@ def guard_planner(
 
 
 def guard_curator(
-    output: CuratorOutput, reading: RulesReading, message: str, report: GuardReport
+    output: CuratorOutput,
+    reading: RulesReading,
+    message: str,
+    report: GuardReport,
+    *,
+    planner_slots: Mapping[str, str],
 ) -> CuratorOutput:
     """Correct negated likes, force safety entries global+hard, drop ungrounded entries,
     and never supersede the key an entry of this same answer writes."""
     safety = bool(SAFETY_CUE.search(message))
     folded_message = message.casefold()
+    slot_values = frozenset(
+        v.casefold()
+        for v in [*output.session_patch.slots_patch.values(), *planner_slots.values()]
+        if v
+    )
     entries: dict[str, PreferenceEntry] = {}
+    moved: list[SessionConstraint] = []
     for entry in output.long_term:
         if not _grounded(entry, folded_message, reading):
             report.dropped_ungrounded += 1
+            continue
+        if reading.is_slot(entry, slot_values):
+            # "这次预算500" is a session slot (the patch carries it), never a preference.
+            report.scope_corrections += 1
+            continue
+        if entry.slug in reading.session_only and not safety:
+            moved.append(_as_constraint(entry))
+            report.scope_corrections += 1
             continue
         update: dict[str, object] = {}
         if entry.polarity is Polarity.LIKE and reading.is_negated(entry.slug, entry.keywords):
@@ -130,7 +172,9 @@ def guard_curator(
     written = set(entries)
     patch = output.session_patch.model_copy(
         update={
-            "constraints": _guard_constraints(output.session_patch.constraints, reading, report)
+            "constraints": _guard_constraints(
+                [*output.session_patch.constraints, *moved], reading, report
+            )
         }
     )
     return CuratorOutput(
@@ -159,6 +203,16 @@ def _guard_constraints(
             report.corrected_slugs.append(constraint.slug)
         guarded[constraint.key] = constraint
     return list(guarded.values())
+
+
+def _as_constraint(entry: PreferenceEntry) -> SessionConstraint:
+    return SessionConstraint(
+        polarity=entry.polarity,
+        category=entry.category,
+        slug=entry.slug,
+        strength=entry.strength,
+        keywords=entry.keywords,
+    )
 
 
 def _grounded(entry: PreferenceEntry, folded_message: str, reading: RulesReading) -> bool:

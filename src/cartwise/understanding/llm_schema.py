@@ -141,11 +141,12 @@ class LongTermAnswer(StatedAnswer):
 class PlannerAnswer(_Strict):
     """The planner's answer for one message."""
 
-    language: Language = "zh"
-    intent: Intent = "search"
+    # language, intent and query are required: an empty object is not an answer.
+    language: Language
+    intent: Intent
     domain: str = ""
     """Product domain when known, lowercase ASCII; empty when unsure."""
-    query: str = ""
+    query: str
     """The product and its positive qualities; negated terms removed."""
     current_intent: str = ""
     slots: dict[str, str] = Field(default_factory=dict)
@@ -209,9 +210,10 @@ class SessionPatchAnswer(_Strict):
 class CuratorAnswer(_Strict):
     """The curator's answer: long-term upserts, facts to retire, a session patch."""
 
-    long_term: list[LongTermAnswer] = Field(default_factory=list)
-    supersede: list[PreferenceRef] = Field(default_factory=list)
-    session_patch: SessionPatchAnswer = Field(default_factory=SessionPatchAnswer)
+    # Every part is required: an empty object is not an answer.
+    long_term: list[LongTermAnswer]
+    supersede: list[PreferenceRef]
+    session_patch: SessionPatchAnswer
 
     def to_output(self, turn: CuratorTurn) -> CuratorOutput:
         """Engine output with code-derived keys and provenance."""
