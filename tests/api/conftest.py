@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -12,25 +11,15 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
-from cartwise.memory.backends.sqlite import SqlitePreferenceStore, SqliteSessionStore
-from cartwise.memory.session_state import SessionStore
-from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.memory import create_preference_store, create_session_store
+from cartwise.recall.embedders import create_embedder
+from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.doubles import ScriptedAgent
 
 PASSWORD = "correct-horse-battery"
-
-
-@dataclass(frozen=True)
-class StoreDeps:
-    """The stores part of `AgentDeps` (what the API itself touches)."""
-
-    settings: Settings
-    preferences: PreferenceStore
-    sessions: SessionStore
-    recall: Any = None
 
 
 @pytest.fixture
@@ -39,21 +28,20 @@ def api_settings(settings: Settings) -> Settings:
 
 
 @pytest.fixture
-def stores(api_settings: Settings) -> Iterator[StoreDeps]:
-    home = api_settings.home
-    deps = StoreDeps(
+def stores(api_settings: Settings) -> Iterator[AgentDeps]:
+    """The real stores and recall service (SQLite, an empty FAISS index). The scripted
+    agent never plans, so no engine is opened."""
+    embedder = create_embedder(api_settings.embedder, api_settings)
+    deps = AgentDeps(
         settings=api_settings,
-        preferences=SqlitePreferenceStore(home / "preferences.db", HashingEmbedder(256)),
-        sessions=SqliteSessionStore(
-            home / "sessions.db",
-            ttl_seconds=api_settings.session_ttl_seconds,
-            max_messages=api_settings.session_max_messages,
-            max_rejected=api_settings.session_max_rejected,
-        ),
+        preferences=create_preference_store(api_settings, embedder),
+        sessions=create_session_store(api_settings),
+        recall=RecallService.open(api_settings, embedder),
+        engine=None,  # type: ignore[arg-type]
+        embedder=embedder,
     )
     yield deps
-    deps.preferences.close()
-    deps.sessions.close()
+    deps.close()
 
 
 @pytest.fixture
@@ -62,7 +50,7 @@ def agent() -> ScriptedAgent:
 
 
 @pytest.fixture
-def app(api_settings: Settings, stores: StoreDeps, agent: ScriptedAgent) -> FastAPI:
+def app(api_settings: Settings, stores: AgentDeps, agent: ScriptedAgent) -> FastAPI:
     return create_app(api_settings, stores, runner=agent)
 
 

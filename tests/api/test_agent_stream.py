@@ -6,10 +6,11 @@ from __future__ import annotations
 from ag_ui.core import EventType
 from fastapi.testclient import TestClient
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
 from cartwise.errors import StoreUnavailable
 from cartwise.settings import Settings
-from tests.api.conftest import StoreDeps, run_input, signup
+from tests.api.conftest import run_input, signup
 from tests.api.sse import check_legal_order, of_type, parse_sse
 from tests.doubles import ScriptedAgent, failing
 
@@ -53,7 +54,7 @@ def test_the_last_user_message_is_the_turn(client: TestClient, agent: ScriptedAg
     assert agent.calls == [("alice", "t1", "second question")]
 
 
-def test_turn_writes_memory_and_thread(client: TestClient, stores: StoreDeps) -> None:
+def test_turn_writes_memory_and_thread(client: TestClient, stores: AgentDeps) -> None:
     headers = signup(client, "alice")
     client.post("/api/agent", json=run_input("t1", "I like wood"), headers=headers)
     assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]
@@ -62,7 +63,7 @@ def test_turn_writes_memory_and_thread(client: TestClient, stores: StoreDeps) ->
     assert [m["role"] for m in thread["messages"]] == ["user", "assistant"]
 
 
-def test_failure_mid_run_ends_with_run_error(api_settings: Settings, stores: StoreDeps) -> None:
+def test_failure_mid_run_ends_with_run_error(api_settings: Settings, stores: AgentDeps) -> None:
     agent = failing(StoreUnavailable("redis://127.0.0.1:1/0", "connection refused"))
     with TestClient(create_app(api_settings, stores, runner=agent)) as client:
         headers = signup(client, "alice")
@@ -75,7 +76,7 @@ def test_failure_mid_run_ends_with_run_error(api_settings: Settings, stores: Sto
 
 
 def test_a_bug_in_the_agent_is_a_run_error_not_a_broken_stream(
-    api_settings: Settings, stores: StoreDeps
+    api_settings: Settings, stores: AgentDeps
 ) -> None:
     with TestClient(create_app(api_settings, stores, runner=failing(RuntimeError("boom")))) as c:
         headers = signup(c, "alice")
@@ -146,7 +147,7 @@ def test_chunked_body_over_the_limit_is_413(client: TestClient, api_settings: Se
 
 
 def test_someone_elses_thread_is_404_and_untouched(
-    client: TestClient, stores: StoreDeps, agent: ScriptedAgent
+    client: TestClient, stores: AgentDeps, agent: ScriptedAgent
 ) -> None:
     alice, bob = signup(client, "alice"), signup(client, "bob")
     client.post("/api/agent", json=run_input("alice-thread", "I like wood"), headers=alice)
@@ -161,7 +162,7 @@ def test_someone_elses_thread_is_404_and_untouched(
     assert len(agent.calls) == 1
 
 
-def test_rate_limit_is_429_with_retry_after(api_settings: Settings, stores: StoreDeps) -> None:
+def test_rate_limit_is_429_with_retry_after(api_settings: Settings, stores: AgentDeps) -> None:
     limited = api_settings.model_copy(update={"rate_limit_per_minute": 2})
     with TestClient(create_app(limited, stores, runner=ScriptedAgent())) as client:
         alice, bob = signup(client, "alice"), signup(client, "bob")

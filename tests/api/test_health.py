@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from fastapi.testclient import TestClient
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
 from cartwise.errors import StoreUnavailable
+from cartwise.memory.injector import dislike_exclude_terms, keyword_fallbacks
+from cartwise.memory.store import PreferenceEntry
 from cartwise.settings import Settings
-from tests.api.conftest import StoreDeps, run_input, signup
+from tests.api.conftest import run_input, signup
 from tests.doubles import ScriptedAgent
 
 METRIC_NAMES = (
@@ -38,18 +43,34 @@ def test_metrics_exposes_every_metric(client: TestClient) -> None:
         assert f"# HELP {name.removesuffix('_total')}" in response.text, name
 
 
-def test_logged_warnings_are_counted(client: TestClient) -> None:
-    from cartwise.log import logger
-
-    logger.warning("llm planner failed; falling back to the rules engine")
-    logger.warning("dislike without keywords: falling back to the whole phrase")
+def test_fallback_counters_and_warnings_are_exported(
+    client: TestClient, stores: AgentDeps, api_settings: Settings
+) -> None:
+    before = keyword_fallbacks["material"]
+    bare = PreferenceEntry(polarity="dislike", category="material", slug="plastic", strength="hard")
+    stores.preferences.upsert("alice", bare)
+    dislike_exclude_terms(stores.preferences, "alice", "耳机", settings=api_settings)
     text = client.get("/metrics").text
-    assert "cartwise_engine_fallbacks_total 1.0" in text
-    assert "cartwise_keyword_fallback_warnings_total 1.0" in text
+    assert f'cartwise_keyword_fallback_warnings_total{{category="material"}} {before + 1}.0' in text
+    assert 'cartwise_warnings_total{module="injector"} 1.0' in text
+
+
+def test_llm_engine_fallbacks_are_exported(api_settings: Settings, stores: AgentDeps) -> None:
+    class CountingEngine:
+        class counters:
+            @staticmethod
+            def snapshot() -> dict[str, object]:
+                return {"fallbacks": {"timeout": 2, "invalid_output": 1}}
+
+    deps = dataclasses.replace(stores, engine=CountingEngine())
+    with TestClient(create_app(api_settings, deps, runner=ScriptedAgent())) as client:
+        text = client.get("/metrics").text
+    assert 'cartwise_engine_fallbacks_total{reason="timeout"} 2.0' in text
+    assert 'cartwise_engine_fallbacks_total{reason="invalid_output"} 1.0' in text
 
 
 def _down(url: str):  # type: ignore[no-untyped-def]
-    def factory(settings: Settings) -> StoreDeps:
+    def factory(settings: Settings) -> AgentDeps:
         raise StoreUnavailable(url, "connection refused")
 
     return factory
@@ -75,10 +96,10 @@ def test_dead_backend_at_start_serves_503_with_the_url(api_settings: Settings) -
     assert agent.calls == []
 
 
-def test_backend_recovers_without_a_restart(api_settings: Settings, stores: StoreDeps) -> None:
+def test_backend_recovers_without_a_restart(api_settings: Settings, stores: AgentDeps) -> None:
     attempts: list[int] = []
 
-    def flaky(settings: Settings) -> StoreDeps:
+    def flaky(settings: Settings) -> AgentDeps:
         attempts.append(1)
         if len(attempts) == 1:
             raise StoreUnavailable("redis://127.0.0.1:1/0", "connection refused")

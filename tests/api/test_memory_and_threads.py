@@ -6,8 +6,9 @@ from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.memory.store import PreferenceEntry
-from tests.api.conftest import StoreDeps, run_input, signup
+from tests.api.conftest import run_input, signup
 
 PLASTIC = {
     "polarity": "dislike",
@@ -42,7 +43,7 @@ def test_create_list_export_delete(client: TestClient) -> None:
 
 
 def test_invalid_preference_is_422_and_writes_nothing(
-    client: TestClient, stores: StoreDeps
+    client: TestClient, stores: AgentDeps
 ) -> None:
     headers = signup(client, "alice")
     for bad in (
@@ -58,7 +59,7 @@ def test_invalid_preference_is_422_and_writes_nothing(
     assert stores.preferences.list("alice") == []
 
 
-def test_patch_polarity_supersedes_atomically(client: TestClient, stores: StoreDeps) -> None:
+def test_patch_polarity_supersedes_atomically(client: TestClient, stores: AgentDeps) -> None:
     headers = signup(client, "alice")
     old = client.post("/api/memory", json=PLASTIC, headers=headers).json()
     patched = client.patch(key_path(old["dedup_key"]), json={"polarity": "like"}, headers=headers)
@@ -69,7 +70,7 @@ def test_patch_polarity_supersedes_atomically(client: TestClient, stores: StoreD
     assert [e.dedup_key for e in stores.preferences.list("alice")] == [new["dedup_key"]]
 
 
-def test_patch_domain_and_keywords(client: TestClient, stores: StoreDeps) -> None:
+def test_patch_domain_and_keywords(client: TestClient, stores: AgentDeps) -> None:
     headers = signup(client, "alice")
     old = client.post("/api/memory", json=PLASTIC, headers=headers).json()
     new = client.patch(
@@ -80,7 +81,7 @@ def test_patch_domain_and_keywords(client: TestClient, stores: StoreDeps) -> Non
     assert [e.dedup_key for e in stores.preferences.list("alice")] == [new["dedup_key"]]
 
 
-def test_bad_patch_is_422_and_keeps_the_entry(client: TestClient, stores: StoreDeps) -> None:
+def test_bad_patch_is_422_and_keeps_the_entry(client: TestClient, stores: AgentDeps) -> None:
     headers = signup(client, "alice")
     old = client.post("/api/memory", json=PLASTIC, headers=headers).json()
     for bad in ({"domain": "Not Valid!"}, {"polarity": "maybe"}, {"slug": "metal"}):
@@ -95,7 +96,7 @@ def test_patch_unknown_key_is_404(client: TestClient) -> None:
     assert response.status_code == 404
 
 
-def test_accounts_cannot_touch_each_others_memory(client: TestClient, stores: StoreDeps) -> None:
+def test_accounts_cannot_touch_each_others_memory(client: TestClient, stores: AgentDeps) -> None:
     alice, bob = signup(client, "alice"), signup(client, "bob")
     key = client.post("/api/memory", json=PLASTIC, headers=alice).json()["dedup_key"]
     assert client.get("/api/memory", headers=bob).json() == []
@@ -131,7 +132,7 @@ def test_unknown_thread_is_404(client: TestClient) -> None:
     assert client.delete("/api/threads/nope", headers=headers).status_code == 404
 
 
-def test_accounts_cannot_touch_each_others_threads(client: TestClient, stores: StoreDeps) -> None:
+def test_accounts_cannot_touch_each_others_threads(client: TestClient, stores: AgentDeps) -> None:
     alice, bob = signup(client, "alice"), signup(client, "bob")
     client.post("/api/agent", json=run_input("secret", "like wood"), headers=alice)
     assert client.get("/api/threads", headers=bob).json() == []

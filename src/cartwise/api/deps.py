@@ -24,6 +24,7 @@ from cartwise.api.metrics import ApiMetrics
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
+from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
@@ -39,7 +40,8 @@ class ServingDeps(Protocol):
     @property
     def sessions(self) -> SessionStore: ...
     @property
-    def recall(self) -> Any: ...
+    def recall(self) -> RecallService: ...
+    def close(self) -> None: ...
 
 
 class TurnRunner(Protocol):
@@ -75,6 +77,11 @@ class DepsProvider:
         self._failed_at = 0.0
         self._lock = threading.Lock()
 
+    @property
+    def current(self) -> ServingDeps | None:
+        """The open dependencies, without trying to open them."""
+        return self._deps
+
     def get(self) -> ServingDeps:
         if self._deps is not None:
             return self._deps
@@ -95,8 +102,7 @@ class DepsProvider:
     def close(self) -> None:
         deps, self._deps = self._deps, None
         if deps is not None and self._owned:
-            deps.preferences.close()
-            deps.sessions.close()
+            deps.close()
 
 
 @dataclass

@@ -3,9 +3,10 @@ body-size limit and the shared state; the lifespan opens and closes the backends
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib.resources import files
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -37,6 +38,14 @@ def _default_runner() -> TurnRunner:
     return runner
 
 
+def _engine_counters(provider: DepsProvider) -> Mapping[str, Any] | None:
+    """The llm engine's counters (the rules engine keeps none)."""
+    deps = provider.current
+    counters = getattr(getattr(deps, "engine", None), "counters", None)
+    snapshot = getattr(counters, "snapshot", None)
+    return snapshot() if callable(snapshot) else None
+
+
 def create_app(
     settings: Settings | None = None,
     deps: ServingDeps | None = None,
@@ -51,8 +60,8 @@ def create_app(
     `create_deps`) and closes them at shutdown. `runner` is the turn entry point (default:
     `cartwise.agent.run.run_agent`)."""
     settings = settings or get_settings()
-    metrics = ApiMetrics()
     provider = DepsProvider(settings, deps_factory or _create_deps, deps=deps)
+    metrics = ApiMetrics(engine_counters=lambda: _engine_counters(provider))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

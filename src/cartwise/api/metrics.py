@@ -1,21 +1,25 @@
 """Prometheus metrics of one app instance, served at `/metrics`.
 
 Each app gets its own `CollectorRegistry` so several apps in one process (tests, the
-benchmark) never collide on metric names. Warnings that other layers already log — the
-LLM engine falling back to rules, a dislike filtered by its whole phrase because it has no
-keywords — are counted by a logging handler on the `cartwise` logger, so those layers need
-no dependency on the API to be observable.
+benchmark) never collide on metric names. Counters other layers keep themselves (the llm
+engine's fallbacks, the injector's keyword fallbacks) are read at scrape time, and every
+warning of the `cartwise` logger is counted by a logging handler, so those layers need no
+dependency on the API to be observable.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 from cartwise.log import logger
+from cartwise.memory.injector import keyword_fallbacks
 
 __all__ = ["CONTENT_TYPE_LATEST", "ApiMetrics"]
 
@@ -24,26 +28,49 @@ STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 
 
 
 class _WarningCounter(logging.Handler):
-    """Counts WARNING+ records of the cartwise logger by kind."""
+    """Counts WARNING+ records of the cartwise logger by module."""
 
-    def __init__(self, metrics: ApiMetrics) -> None:
+    def __init__(self, counter: Counter) -> None:
         super().__init__(level=logging.WARNING)
-        self._metrics = metrics
+        self._counter = counter
 
     def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage().casefold()
-        self._metrics.warnings.labels(module=record.module).inc()
-        if "fall" in message and "back" in message:
-            if "keyword" in message or "whole phrase" in message:
-                self._metrics.keyword_fallbacks.inc()
-            elif "rules" in message or "engine" in message or "llm" in message:
-                self._metrics.engine_fallbacks.inc()
+        self._counter.labels(module=record.module).inc()
+
+
+class _CounterSources(Collector):
+    """Counters other layers keep themselves, read at scrape time: the injector's
+    keyword fallbacks and the llm engine's fallbacks (absent with the rules engine)."""
+
+    def __init__(self, engine_counters: Callable[[], Mapping[str, Any] | None]) -> None:
+        self._engine_counters = engine_counters
+
+    def collect(self) -> Iterator[Metric]:
+        keyword = CounterMetricFamily(
+            "cartwise_keyword_fallback_warnings",
+            "Dislikes without keywords filtered by their whole phrase (a polarity/keyword smell).",
+            labels=["category"],
+        )
+        for category, count in sorted(keyword_fallbacks.items()):
+            keyword.add_metric([category], count)
+        yield keyword
+        fallbacks = CounterMetricFamily(
+            "cartwise_engine_fallbacks",
+            "LLM engine calls answered by the rules engine instead, by reason.",
+            labels=["reason"],
+        )
+        snapshot = self._engine_counters() or {}
+        for reason, count in sorted(dict(snapshot.get("fallbacks", {})).items()):
+            fallbacks.add_metric([str(reason)], float(count))
+        yield fallbacks
 
 
 class ApiMetrics:
     """The metrics the API records; `render()` is the `/metrics` body."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, *, engine_counters: Callable[[], Mapping[str, Any] | None] = lambda: None
+    ) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.stage_seconds = Histogram(
             "cartwise_turn_stage_seconds",
@@ -70,16 +97,6 @@ class ApiMetrics:
             ["kind"],
             registry=self.registry,
         )
-        self.engine_fallbacks = Counter(
-            "cartwise_engine_fallbacks",
-            "Times the LLM engine failed and the rules engine answered instead.",
-            registry=self.registry,
-        )
-        self.keyword_fallbacks = Counter(
-            "cartwise_keyword_fallback_warnings",
-            "Dislikes without keywords filtered by their whole phrase (a polarity/keyword smell).",
-            registry=self.registry,
-        )
         self.warnings = Counter(
             "cartwise_warnings",
             "Warnings logged by Cartwise, by module.",
@@ -92,7 +109,8 @@ class ApiMetrics:
             ["reason"],
             registry=self.registry,
         )
-        self._handler = _WarningCounter(self)
+        self._handler = _WarningCounter(self.warnings)
+        self.registry.register(_CounterSources(engine_counters))
 
     def observe_timings(self, timings_ms: Mapping[str, float]) -> None:
         """Record a TurnResult's per-stage timings (milliseconds)."""

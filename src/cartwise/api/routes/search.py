@@ -1,14 +1,17 @@
-"""GET /api/search: product search, personalized by the shopper's like-only profile."""
+"""GET /api/search: product search, personalized by the shopper's like-only profile.
+
+The JSON is exactly `cartwise search --json`'s, so a script can switch between the two."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from cartwise.api.deps import CurrentUser, ServingDepsDep, SettingsDep
-from cartwise.memory.store import Polarity, PreferenceEntry
+from cartwise.commands.search import response_json
+from cartwise.memory.injector import build_user_profile
 from cartwise.recall.indexes.base import SearchFilters
 
 router = APIRouter(prefix="/api", tags=["search"])
@@ -28,23 +31,11 @@ async def search(
     current user's likes relevant to the query shape the ranking; dislikes never do."""
 
     def run() -> dict[str, Any]:
-        profile = ""
-        if personalize:
-            # cast: PreferenceStore's method named `list` shadows the builtin in its own
-            # annotations, which mypy then cannot resolve.
-            relevant = cast(
-                "list[PreferenceEntry]",
-                deps.preferences.read_relevant(
-                    user,
-                    q,
-                    k=settings.preference_top_k,
-                    threshold=settings.preference_relevance_threshold,
-                ),
-            )
-            profile = " ".join(e.embedding_text() for e in relevant if e.polarity is Polarity.LIKE)
-        filters = SearchFilters(platforms=platform or [])
+        profile = (
+            build_user_profile(deps.preferences, user, q, settings=settings) if personalize else ""
+        )
+        filters = SearchFilters(platforms=platform) if platform else None
         response = deps.recall.search(q, k=k, filters=filters, profile=profile or None)
-        result: dict[str, Any] = response.model_dump(mode="json")
-        return result
+        return response_json(response)
 
     return await run_in_threadpool(run)
