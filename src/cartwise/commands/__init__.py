@@ -7,7 +7,15 @@ import importlib
 import typer
 
 # Each module exposes `register(app)`. Add one line per command module.
-COMMAND_MODULES: list[str] = ["memory", "session", "understand", "search"]
+COMMAND_MODULES: list[str] = [
+    "memory",
+    "session",
+    "understand",
+    "search",
+    "ingest",
+    "eval",
+    "eval_embedders",
+]
 
 
 def register_all(app: typer.Typer) -> None:
