@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
+from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, ScoredPreference
 from cartwise.recall.embedders.base import Embedder, Vector
 
@@ -76,6 +77,12 @@ def parse_entry(payload: str) -> PreferenceEntry:
 
 def dump_entry(entry: PreferenceEntry) -> str:
     return entry.model_dump_json()
+
+
+def dump_session(state: SessionPrefState) -> str:
+    """P_t as stored. Derived constraint keys are left out: the model derives them again
+    and (extra="forbid") refuses to be handed one."""
+    return state.model_dump_json(exclude={"constraints": {"__all__": {"key"}}})
 
 
 class CorruptRow(ValueError):

@@ -35,6 +35,7 @@ from cartwise.memory.backends.common import (
     check_user,
     decode_vector,
     dump_entry,
+    dump_session,
     encode_vector,
     parse_entry,
     parse_rows,
@@ -294,7 +295,7 @@ class RedisSessionStore:
                     )
                     state = apply_patch(current, patch, max_rejected=self._max_rejected)
                     pipe.multi()
-                    pipe.set(state_key, state.model_dump_json(), px=self._ttl_ms)
+                    pipe.set(state_key, dump_session(state), px=self._ttl_ms)
                     self._refresh(pipe, user, thread)
                     pipe.execute()
                     return state

@@ -26,6 +26,7 @@ from cartwise.memory.backends.common import (
     check_user,
     decode_vector,
     dump_entry,
+    dump_session,
     encode_vector,
     parse_entry,
     parse_rows,
@@ -283,7 +284,7 @@ class SqliteSessionStore:
                 else SessionPrefState(thread=thread)
             )
             state = apply_patch(current, patch, max_rejected=self._max_rejected)
-            self._save(conn, user, thread, state.model_dump_json(), messages_json)
+            self._save(conn, user, thread, dump_session(state), messages_json)
         return state
 
     def clear(self, user: str, thread: str) -> bool:
@@ -300,7 +301,7 @@ class SqliteSessionStore:
             history = [ChatMessage.model_validate(m) for m in _json_list(messages_json)]
             history = [*history, *messages][-self._max_messages :]
             payload = "[" + ",".join(m.model_dump_json() for m in history) + "]"
-            state = state_json or SessionPrefState(thread=thread).model_dump_json()
+            state = state_json or dump_session(SessionPrefState(thread=thread))
             self._save(conn, user, thread, state, payload)
 
     def messages(self, user: str, thread: str) -> list[ChatMessage]:
