@@ -8,6 +8,7 @@ CartwiseError
 ├── NotFound                  a user's entry, thread or product does not exist
 ├── StoreUnavailable          Redis / Milvus / a database cannot be reached
 ├── EngineError               the LLM endpoint failed or answered garbage
+├── EmbeddingError            the embeddings endpoint answered an error or garbage
 └── ConfigurationError        settings that cannot work together
 """
 
@@ -77,6 +78,15 @@ class EngineError(CartwiseError):
         self.operation = operation
         self.reason = reason
         super().__init__(f"llm {operation} failed: {reason}")
+
+
+class EmbeddingError(CartwiseError):
+    """An embeddings endpoint answered with an error or with something that is not embeddings."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"embedding endpoint {url} failed: {reason}")
 
 
 class ConfigurationError(CartwiseError):

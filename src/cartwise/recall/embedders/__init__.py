@@ -30,7 +30,10 @@ def create_embedder(spec: str, settings: Settings | None = None) -> Embedder:
         if settings is None or not settings.embedding_base_url:
             raise ConfigurationError("openai embedder needs EMBEDDING_BASE_URL")
         return OpenAIEmbedder(
-            name, base_url=settings.embedding_base_url, api_key=settings.embedding_api_key
+            name,
+            base_url=settings.embedding_base_url,
+            api_key=settings.embedding_api_key,
+            input_type=settings.embedding_input_type,
         )
     raise ConfigurationError(
         f"unknown embedder {spec!r}; use e5:small, use:multilingual, openai:<model> or hashing:<dim>"

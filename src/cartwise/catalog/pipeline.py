@@ -1,0 +1,104 @@
+"""Ingest one catalog file: read → dedupe → embed (through the cache) → upsert, in batches.
+
+The whole file is read and checked before the first upsert, so a file that cannot be read
+at all (IngestError) leaves the index exactly as it was. Bad rows are skipped and reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cartwise.catalog.ingest import Format, IngestReport, ReaderOptions, RowError, read_catalog
+from cartwise.catalog.product import Product
+from cartwise.log import logger
+from cartwise.recall.embedders.base import Embedder, Matrix
+from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
+from cartwise.settings import Settings
+
+BATCH_SIZE = 256
+
+
+class CatalogSink(Protocol):
+    """What ingest needs from the search side: `RecallService` and any `ProductIndex`."""
+
+    def upsert(self, products: Sequence[Product], vectors: Matrix) -> None: ...
+
+    def count(self) -> int: ...
+
+
+def ingest_file(
+    path: Path,
+    *,
+    settings: Settings,
+    service: CatalogSink,
+    embedder: Embedder,
+    platform: str | None = None,
+    fmt: Format | None = None,
+    mapping: Path | None = None,
+    currency: str | None = None,
+    progress: bool = True,
+) -> IngestReport:
+    """Upsert every good row of `path` by (platform, item_id); `fmt=None` detects the format."""
+    started = time.perf_counter()
+    options = ReaderOptions(
+        fx_to_base=settings.fx_to_base, platform=platform, currency=currency, mapping=mapping
+    )
+    products: dict[str, Product] = {}
+    report = IngestReport(path=str(path), format=fmt or "auto")
+    for item in read_catalog(path, fmt, options):
+        report.rows += 1
+        if isinstance(item, RowError):
+            report.errors.append(item)
+            continue
+        if item.key in products:
+            report.duplicates += 1
+        products[item.key] = item
+    report.skipped = len(report.errors)
+
+    cached = embedder if isinstance(embedder, CachedEmbedder) else None
+    owned = cached is None
+    cached = cached or CachedEmbedder(embedder, cache_path(settings.home))
+    before_embedded, before_cached = cached.stats.embedded, cached.stats.cached
+    try:
+        _upsert_in_batches(list(products.values()), service, cached, progress, path.name)
+    finally:
+        report.embedded = cached.stats.embedded - before_embedded
+        report.cached = cached.stats.cached - before_cached
+        if owned:
+            cached.close()
+    report.ingested = len(products)
+    report.platforms = sorted({p.platform for p in products.values()})
+    report.seconds = round(time.perf_counter() - started, 3)
+    logger.info(
+        "ingested %s: %d products, %d rows skipped, %d embedded, %d cached, %.1fs",
+        path.name, report.ingested, report.skipped, report.embedded, report.cached, report.seconds,
+    )  # fmt: skip
+    return report
+
+
+def _upsert_in_batches(
+    products: list[Product],
+    service: CatalogSink,
+    embedder: CachedEmbedder,
+    progress: bool,
+    label: str,
+) -> None:
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), disable=not progress) as bar:
+        task = bar.add_task(f"indexing {label}", total=len(products))
+        for start in range(0, len(products), BATCH_SIZE):
+            batch = products[start : start + BATCH_SIZE]
+            vectors = embedder.embed_documents([p.embedding_text() for p in batch])
+            service.upsert(batch, vectors)
+            bar.advance(task, len(batch))

@@ -1,0 +1,125 @@
+"""`cartwise ingest PATH`: load a catalog file into the index (or `--demo`)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cartwise.catalog.ingest import FORMATS, Format, IngestReport
+from cartwise.errors import CartwiseError, IngestError, InvalidInput
+from cartwise.settings import get_settings
+
+MAX_ERRORS_SHOWN = 50
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest")(ingest)
+
+
+def resolve_mapping(value: str) -> Path:
+    """A mapping file path, or the name of a bundled mapping (`bigbasket`, `homedepot`)."""
+    path = Path(value)
+    if path.is_file():
+        return path
+    bundled = resources.files("cartwise.catalog").joinpath(f"mappings/{value}.yml")
+    if bundled.is_file():
+        return Path(str(bundled))
+    raise IngestError(value, "no such mapping file or bundled mapping (bigbasket, homedepot)")
+
+
+def ingest(
+    path: Annotated[
+        Path | None, typer.Argument(help="Catalog file (.jsonl, .csv, .json, .gz).")
+    ] = None,
+    platform: Annotated[
+        str | None, typer.Option(help="Platform id (default: from the file).")
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help=f"auto or one of {', '.join(FORMATS)}.")
+    ] = "auto",
+    mapping: Annotated[
+        str | None, typer.Option(help="Column-mapping YAML/JSON, or bigbasket / homedepot.")
+    ] = None,
+    currency: Annotated[
+        str | None, typer.Option(help="Currency of prices that name none (e.g. GBP).")
+    ] = None,
+    demo: Annotated[bool, typer.Option("--demo", help="Index the bundled demo catalog.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Upsert a catalog by (platform, item_id); bad rows are reported with line numbers."""
+    try:
+        report = _run(path, platform, fmt, mapping, currency, demo)
+    except InvalidInput as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except CartwiseError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(report.model_dump(), ensure_ascii=False))
+    else:
+        _print_report(report)
+
+
+def _run(
+    path: Path | None,
+    platform: str | None,
+    fmt: str,
+    mapping: str | None,
+    currency: str | None,
+    demo: bool,
+) -> IngestReport:
+    if demo == (path is not None):
+        raise InvalidInput("give either PATH or --demo")
+    if fmt != "auto" and fmt not in FORMATS:
+        raise InvalidInput(f"unknown format {fmt!r}: use auto, {', '.join(FORMATS)}")
+    from cartwise.catalog.demo import ingest_demo
+    from cartwise.catalog.pipeline import ingest_file
+    from cartwise.recall.embedders import create_embedder
+    from cartwise.recall.service import RecallService
+
+    settings = get_settings()
+    mapping_path = resolve_mapping(mapping) if mapping else None
+    embedder = create_embedder(settings.embedder, settings)
+    service = RecallService.open(settings, embedder)
+    try:
+        if path is None:
+            return ingest_demo(settings, service, embedder)
+        return ingest_file(
+            path,
+            settings=settings,
+            service=service,
+            embedder=embedder,
+            platform=platform,
+            fmt=None if fmt == "auto" else cast(Format, fmt),
+            mapping=mapping_path,
+            currency=currency,
+        )
+    finally:
+        service.close()
+
+
+def _print_report(report: IngestReport) -> None:
+    console = Console()
+    console.print(
+        f"[bold]{report.path}[/bold] ({report.format}): {report.ingested} products upserted "
+        f"into {', '.join(report.platforms) or 'no platform'}; {report.rows} rows read, "
+        f"{report.skipped} skipped, {report.duplicates} duplicates; "
+        f"{report.embedded} embedded, {report.cached} from cache; {report.seconds:.1f}s"
+    )
+    if not report.errors:
+        return
+    table = Table(title="rows skipped")
+    for column in ("line", "item_id", "reason"):
+        table.add_column(column)
+    for error in report.errors[:MAX_ERRORS_SHOWN]:
+        table.add_row(str(error.line), error.item_id, error.message)
+    console.print(table)
+    if len(report.errors) > MAX_ERRORS_SHOWN:
+        console.print(f"... and {len(report.errors) - MAX_ERRORS_SHOWN} more (use --json)")
