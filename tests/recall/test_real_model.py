@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from cartwise.catalog.product import Product
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import build_user_profile
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.base import Embedder, Matrix
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.factories import make_product
@@ -20,6 +21,16 @@ pytestmark = pytest.mark.model
 @pytest.fixture(scope="module")
 def model() -> Embedder:
     return create_embedder(Settings(_env_file=None).embedder)  # type: ignore[call-arg]
+
+
+@pytest.fixture(scope="module")
+def catalog(model: Embedder) -> tuple[list[Product], Matrix]:
+    """The model-number fixture catalog, embedded once for the module."""
+    products = [
+        make_product(str(i), title=title, brand=brand, price=price)
+        for i, (title, brand, price) in enumerate(MODEL_CATALOG)
+    ]
+    return products, model.embed_documents([p.embedding_text() for p in products])
 
 
 @pytest.fixture
@@ -69,14 +80,14 @@ def test_dislike_only_user_gets_no_personalization(
     ],
 )
 def test_exact_model_names_come_first_with_the_real_model(
-    real_settings: Settings, model: Embedder, query: str, expected_titles: tuple[str, ...]
+    real_settings: Settings,
+    model: Embedder,
+    catalog: tuple[list[Product], Matrix],
+    query: str,
+    expected_titles: tuple[str, ...],
 ) -> None:
     service = RecallService.open(real_settings, model)
-    products = [
-        make_product(str(i), title=title, brand=brand, price=price)
-        for i, (title, brand, price) in enumerate(MODEL_CATALOG)
-    ]
-    service.upsert(products, model.embed_documents([p.embedding_text() for p in products]))
+    service.upsert(*catalog)
     top = [hit.product.title for hit in service.search(query, k=3).results]
     assert top[0].startswith(expected_titles)
     assert sum(title.startswith(expected_titles) for title in top[: len(expected_titles)]) == len(
