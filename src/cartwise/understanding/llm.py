@@ -141,7 +141,7 @@ class LLMEngine:
         self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
     ) -> PlannerOutput:
         fallback_plan = self._fallback.plan(message, session, memory)
-        self._remember_reading(message, fallback_plan)
+        reading = self._remember_reading(message, fallback_plan)
         payload = {
             "message": message,
             "session": _session_view(session),
@@ -155,7 +155,7 @@ class LLMEngine:
         report = GuardReport()
         planner = guard_planner(
             answer.to_output(session.open_questions),
-            RulesReading.from_planner(fallback_plan),
+            reading,
             message,
             report,
         )
@@ -255,12 +255,19 @@ class LLMEngine:
         except (ValidationError, InvalidPreference) as exc:
             raise _classify_validation_error(exc) from exc
 
-    def _remember_reading(self, message: str, fallback_plan: PlannerOutput) -> None:
+    def _remember_reading(self, message: str, fallback_plan: PlannerOutput) -> RulesReading:
+        reading = RulesReading.from_planner(fallback_plan)
+        # The rules engine can name every slug inside a negation scope, even ones that did
+        # not become a stated preference; an engine without that hook still guards via its plan.
+        negated_slugs = getattr(self._fallback, "negated_slugs", None)
+        if callable(negated_slugs):
+            reading = reading.with_negated(negated_slugs(message))
         with self._readings_lock:
-            self._readings[message] = RulesReading.from_planner(fallback_plan)
+            self._readings[message] = reading
             self._readings.move_to_end(message)
             while len(self._readings) > READING_CACHE_SIZE:
                 self._readings.popitem(last=False)
+        return reading
 
     def _reading(self, turn: CuratorTurn) -> RulesReading:
         """The rules reading of this turn's message (computed by `plan`, or now)."""
@@ -269,8 +276,7 @@ class LLMEngine:
         if cached is not None:
             return cached
         fallback_plan = self._fallback.plan(turn.user_message, turn.session, turn.memory)
-        self._remember_reading(turn.user_message, fallback_plan)
-        return RulesReading.from_planner(fallback_plan)
+        return self._remember_reading(turn.user_message, fallback_plan)
 
     def _count_failure(self, operation: Operation, failure: LLMFailure) -> None:
         self.counters.count_fallback(operation, failure.reason)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength, normalize_keywords
@@ -56,6 +56,13 @@ class RulesReading:
             session_only=frozenset(session - long_term),
             slot_values=frozenset(v.casefold() for v in planner.slots.values() if v),
         )
+
+    def with_negated(self, slugs: Iterable[str]) -> RulesReading:
+        """This reading plus slugs known to sit inside a negation scope."""
+        negated = dict(self.negated)
+        for slug in slugs:
+            negated.setdefault(slug, frozenset())
+        return replace(self, negated=negated)
 
     def is_slot(self, entry: PreferenceEntry, extra_slot_values: frozenset[str]) -> bool:
         """A budget or size "preference" that is really a slot value of this turn."""

@@ -1,0 +1,590 @@
+"""The llm engine over real HTTP, against a scripted OpenAI-compatible server.
+
+Every bad answer must fall back to the rules engine for that call and be counted; the
+guards must correct what the rules engine can prove wrong; and what finally reaches the real
+stores must be valid and correctly labelled.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cartwise.errors import ConfigurationError
+from cartwise.memory import create_preference_store, create_session_store
+from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState
+from cartwise.memory.store import Polarity, PreferenceEntry, PreferenceStore, Strength
+from cartwise.recall.embedders import create_embedder
+from cartwise.settings import Settings
+from cartwise.understanding import create_engine
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts, ReplyItem
+from cartwise.understanding.llm import LLMEngine
+from cartwise.understanding.rules.engine import RulesEngine
+from tests.doubles import ScriptedAnswer, ScriptedLLMServer
+
+USER = "alice"
+THREAD = "t-1"
+NO_PLASTIC = "不要塑料的耳机，预算500以内"
+TIMEOUT_SECONDS = 0.5
+MAX_TOKENS = 333
+
+
+def planner_answer(**overrides: Any) -> dict[str, Any]:
+    """A good planner answer for NO_PLASTIC; override any field."""
+    answer: dict[str, Any] = {
+        "language": "zh",
+        "intent": "search",
+        "domain": "electronics",
+        "query": "耳机",
+        "current_intent": "LLM: 买一副不含塑料的耳机",
+        "slots": {"budget_max": "500", "budget_currency": "CNY"},
+        "constraints": [],
+        "stated": [
+            {
+                "polarity": "dislike",
+                "category": "material",
+                "slug": "plastic",
+                "domain": "electronics",
+                "strength": "hard",
+                "keywords": ["plastic", "塑料"],
+                "scope": "long_term",
+            }
+        ],
+        "retracted": [],
+        "brands": [],
+        "platforms": [],
+        "answered_questions": [],
+    }
+    answer.update(overrides)
+    return answer
+
+
+def long_term(slug: str, **fields: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "polarity": "dislike",
+        "category": "material",
+        "domain": "electronics",
+        "slug": slug,
+        "strength": "hard",
+        "keywords": [slug],
+    }
+    entry.update(fields)
+    return entry
+
+
+def curator_answer(*entries: dict[str, Any], **patch: Any) -> dict[str, Any]:
+    session_patch: dict[str, Any] = {
+        "current_intent": "LLM: 买一副耳机",
+        "slots_patch": {},
+        "constraints": [],
+        "new_open_questions": [],
+        "resolved_questions": [],
+        "decisions_made": [],
+    }
+    session_patch.update(patch)
+    return {"long_term": list(entries), "supersede": [], "session_patch": session_patch}
+
+
+@pytest.fixture
+def llm_server() -> Iterator[ScriptedLLMServer]:
+    with ScriptedLLMServer() as server:
+        yield server
+
+
+@pytest.fixture
+def rules() -> RulesEngine:
+    return RulesEngine()
+
+
+@pytest.fixture
+def llm_settings(settings: Settings, llm_server: ScriptedLLMServer) -> Settings:
+    return settings.model_copy(
+        update={
+            "engine": "llm",
+            "llm_base_url": llm_server.base_url,
+            "llm_timeout_seconds": TIMEOUT_SECONDS,
+            "llm_max_tokens": MAX_TOKENS,
+        }
+    )
+
+
+@pytest.fixture
+def engine(llm_settings: Settings, rules: RulesEngine) -> LLMEngine:
+    return LLMEngine(llm_settings, rules)
+
+
+def empty_session() -> SessionPrefState:
+    return SessionPrefState(thread=THREAD)
+
+
+def turn_for(engine: LLMEngine, message: str, **fields: Any) -> CuratorTurn:
+    session = fields.pop("session", empty_session())
+    memory = fields.pop("memory", [])
+    planner = fields.pop("planner", None) or RulesEngine().plan(message, session, memory)
+    return CuratorTurn(
+        user_message=message, planner=planner, session=session, memory=memory, **fields
+    )
+
+
+# --- good answers -------------------------------------------------------------------------
+
+
+def test_good_planner_answer_passes_through(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer()))
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
+    assert planner.slots == {"budget_max": "500", "budget_currency": "CNY"}
+    assert [(s.polarity, s.slug) for s in planner.stated] == [(Polarity.DISLIKE, "plastic")]
+    assert engine.counters.snapshot()["fallbacks"] == {}
+    assert engine.counters.snapshot()["calls"] == {"plan": 1}
+
+
+def test_numeric_slot_values_become_strings(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer(slots={"budget_max": 500})))
+
+    assert engine.plan(NO_PLASTIC, empty_session(), []).slots == {"budget_max": "500"}
+
+
+def test_bound_on_generated_tokens_and_schema_reach_the_server(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer()))
+
+    engine.plan(NO_PLASTIC, empty_session(), [])
+
+    (request,) = llm_server.requests
+    # langchain-openai only sends max_completion_tokens, which some local servers ignore.
+    assert request["max_tokens"] == MAX_TOKENS
+    assert request["max_completion_tokens"] == MAX_TOKENS
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["response_format"]["json_schema"]["name"] == "planner_output"
+    assert "ALWAYS a dislike" in request["messages"][0]["content"]
+
+
+def test_answer_wrapped_in_prose_and_a_fence_is_accepted(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    import json
+
+    fenced = "Here you go:\n```json\n" + json.dumps(planner_answer(), ensure_ascii=False) + "\n```"
+    llm_server.script(ScriptedAnswer.text(fenced))
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
+    assert engine.counters.snapshot()["fallbacks"] == {}
+
+
+def test_function_calling_method_reads_the_tool_call(
+    llm_settings: Settings, rules: RulesEngine, llm_server: ScriptedLLMServer
+) -> None:
+    engine = LLMEngine(
+        llm_settings.model_copy(update={"llm_structured_method": "function_calling"}), rules
+    )
+    llm_server.script(ScriptedAnswer.tool("planner_output", planner_answer()))
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
+    assert llm_server.requests[0]["tools"][0]["function"]["name"] == "planner_output"
+
+
+def test_good_curator_answer_gets_code_derived_keys_and_provenance(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    answer = curator_answer(
+        long_term("plastic", keywords=["plastic", "塑料"]),
+        slots_patch={"budget_max": "500"},
+    )
+    llm_server.script(ScriptedAnswer.json(answer))
+
+    output = engine.curate(turn_for(engine, NO_PLASTIC, source_turn="t-1:1"))
+
+    (entry,) = output.long_term
+    assert entry.dedup_key == "dislike:material:electronics:plastic"
+    assert entry.provenance.source_turn == "t-1:1"
+    assert output.session_patch.slots_patch == {"budget_max": "500"}
+    assert output.session_patch.current_intent == "LLM: 买一副耳机"
+    assert engine.counters.snapshot()["fallbacks"] == {}
+
+
+# --- bad answers fall back to rules and are counted ----------------------------------------
+
+BAD_PLANNER_ANSWERS = {
+    "truncated JSON": (ScriptedAnswer.text('{"language": "zh", "intent": '), "malformed_json"),
+    "prose": (ScriptedAnswer.text("You want headphones."), "malformed_json"),
+    "empty object": (ScriptedAnswer.text("{}"), "invalid"),
+    "wrong intent enum": (ScriptedAnswer.json(planner_answer(intent="buy")), "invalid"),
+    "wrong polarity enum": (
+        ScriptedAnswer.json(
+            planner_answer(stated=[{"polarity": "neutral", "category": "material", "slug": "x"}])
+        ),
+        "invalid",
+    ),
+    "Chinese slug": (
+        ScriptedAnswer.json(
+            planner_answer(stated=[{"polarity": "dislike", "category": "material", "slug": "塑料"}])
+        ),
+        "invalid",
+    ),
+    "supplied key": (
+        ScriptedAnswer.json(
+            planner_answer(
+                stated=[
+                    {
+                        "polarity": "dislike",
+                        "category": "material",
+                        "slug": "plastic",
+                        "dedup_key": "dislike:material::plastic",
+                    }
+                ]
+            )
+        ),
+        "supplied_key",
+    ),
+    "camelCase slot": (ScriptedAnswer.json(planner_answer(slots={"budgetMax": "500"})), "invalid"),
+    "HTTP 500": (ScriptedAnswer.http_error(500), "http_error"),
+    "slow answer": (
+        ScriptedAnswer.json(planner_answer(), delay_seconds=TIMEOUT_SECONDS * 10),
+        "timeout",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_PLANNER_ANSWERS))
+def test_bad_planner_answer_falls_back_to_rules_and_is_counted(
+    case: str, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+) -> None:
+    answer, reason = BAD_PLANNER_ANSWERS[case]
+    llm_server.script(answer)
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert planner == rules.plan(NO_PLASTIC, empty_session(), [])
+    counters = engine.counters.snapshot()
+    assert counters["fallbacks"] == {reason: 1}
+    assert counters["fallbacks_by_operation"] == {"plan": 1}
+
+
+BAD_CURATOR_ANSWERS = {
+    "truncated JSON": (ScriptedAnswer.text('{"long_term": [{"polarity": '), "malformed_json"),
+    "wrong category enum": (
+        ScriptedAnswer.json(curator_answer(long_term("plastic", category="fabric"))),
+        "invalid",
+    ),
+    "Chinese domain": (
+        ScriptedAnswer.json(curator_answer(long_term("plastic", domain="电子产品"))),
+        "invalid",
+    ),
+    "plural slug with spaces": (
+        ScriptedAnswer.json(curator_answer(long_term("Plastic Parts"))),
+        "invalid",
+    ),
+    "supplied key": (
+        ScriptedAnswer.json(
+            curator_answer(long_term("plastic", dedup_key="dislike:material:electronics:plastic"))
+        ),
+        "supplied_key",
+    ),
+    "supersede as key strings": (
+        ScriptedAnswer.json(
+            {**curator_answer(long_term("plastic")), "supersede": ["like:material::plastic"]}
+        ),
+        "invalid",
+    ),
+    "session scope in long_term": (
+        ScriptedAnswer.json(curator_answer(long_term("plastic", scope="session"))),
+        "invalid",
+    ),
+    "HTTP 500": (ScriptedAnswer.http_error(503), "http_error"),
+    "slow answer": (
+        ScriptedAnswer.json(curator_answer(), delay_seconds=TIMEOUT_SECONDS * 10),
+        "timeout",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_CURATOR_ANSWERS))
+def test_bad_curator_answer_falls_back_to_rules_and_is_counted(
+    case: str, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+) -> None:
+    answer, reason = BAD_CURATOR_ANSWERS[case]
+    llm_server.script(answer)
+    turn = turn_for(engine, NO_PLASTIC)
+
+    output = engine.curate(turn)
+
+    expected = rules.curate(turn)
+    assert output.model_dump(exclude={"long_term"}) == expected.model_dump(exclude={"long_term"})
+    assert [e.dedup_key for e in output.long_term] == [e.dedup_key for e in expected.long_term]
+    assert engine.counters.snapshot()["fallbacks"] == {reason: 1}
+
+
+def test_fallback_logs_name_the_reason_but_never_the_users_words(
+    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer(intent="buy")))
+
+    with caplog.at_level(logging.INFO, logger="cartwise"):
+        engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert "fell back to rules (invalid)" in caplog.text
+    assert "塑料" not in caplog.text and "耳机" not in caplog.text
+
+
+# --- the guards ----------------------------------------------------------------------------
+
+
+def test_like_inside_a_negation_is_corrected_to_a_dislike(
+    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    message = "不要塑料的耳机"
+    mixed_up = {**planner_answer()["stated"][0], "polarity": "like", "strength": "soft"}
+    llm_server.script(
+        ScriptedAnswer.json(planner_answer(stated=[mixed_up])),
+        ScriptedAnswer.json(
+            curator_answer(long_term("plastic", polarity="like", keywords=["plastic", "塑料"]))
+        ),
+    )
+
+    with caplog.at_level(logging.WARNING, logger="cartwise"):
+        planner = engine.plan(message, empty_session(), [])
+        output = engine.curate(turn_for(engine, message, planner=planner))
+
+    assert [(s.polarity, s.strength, s.slug) for s in planner.stated] == [
+        (Polarity.DISLIKE, Strength.HARD, "plastic")
+    ]
+    assert [e.dedup_key for e in output.long_term] == ["dislike:material:electronics:plastic"]
+    assert engine.counters.snapshot()["polarity_corrections"] == 2
+    assert "corrected to dislike" in caplog.text
+    assert "塑料" not in caplog.text
+
+
+def test_safety_dislike_is_forced_global_and_hard(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    message = "我对花生过敏"
+    peanut = long_term("peanut", category="other", domain="food", strength="soft")
+    llm_server.script(ScriptedAnswer.json(curator_answer(peanut | {"keywords": ["花生"]})))
+
+    output = engine.curate(turn_for(engine, message))
+
+    (entry,) = output.long_term
+    assert (entry.polarity, entry.domain, entry.strength) == (Polarity.DISLIKE, "", Strength.HARD)
+    assert engine.counters.snapshot()["safety_corrections"] == 1
+
+
+def test_over_budget_rejection_never_becomes_a_brand_dislike(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    session = empty_session().model_copy(
+        update={
+            "rejected_options": [
+                RejectedOption(
+                    platform="jd", item_id="1", title="小米 降噪耳机", reason="over budget"
+                )
+            ]
+        }
+    )
+    llm_server.script(
+        ScriptedAnswer.json(curator_answer(long_term("xiaomi", category="brand", keywords=[])))
+    )
+
+    output = engine.curate(turn_for(engine, "这件超预算了", session=session))
+
+    assert output.long_term == []
+    assert engine.counters.snapshot()["dropped_entries"] == 1
+
+
+def test_this_session_budget_stays_a_slot(engine: LLMEngine, llm_server: ScriptedLLMServer) -> None:
+    message = "这次预算500"
+    budget_as_preference = long_term("500", polarity="like", category="budget", domain="")
+    llm_server.script(
+        ScriptedAnswer.json(curator_answer(budget_as_preference, slots_patch={"budget_max": "500"}))
+    )
+
+    output = engine.curate(turn_for(engine, message))
+
+    assert output.long_term == []
+    assert output.session_patch.slots_patch["budget_max"] == "500"
+    assert engine.counters.snapshot()["scope_corrections"] == 1
+
+
+# --- what reaches the stores ---------------------------------------------------------------
+
+
+def apply(store: PreferenceStore, output: CuratorOutput) -> None:
+    """What the agent does with a curator output (one atomic upsert per entry)."""
+    for entry in output.long_term:
+        store.upsert(USER, entry, supersede=output.supersede)
+    if not output.long_term and output.supersede:
+        store.supersede(USER, output.supersede)
+
+
+def test_only_valid_correctly_labelled_entries_reach_the_stores(
+    llm_settings: Settings, engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    preferences = create_preference_store(llm_settings, create_embedder("hashing:64"))
+    sessions = create_session_store(llm_settings)
+    rejected = RejectedOption(platform="jd", item_id="9", title="小米 耳机", reason="over budget")
+    mixed_up_planner = planner_answer(
+        stated=[{**planner_answer()["stated"][0], "polarity": "like"}]
+    )
+    dialogue: list[tuple[str, list[ScriptedAnswer]]] = [
+        (  # a like/dislike mix-up in both calls
+            NO_PLASTIC,
+            [
+                ScriptedAnswer.json(mixed_up_planner),
+                ScriptedAnswer.json(
+                    curator_answer(
+                        long_term("plastic", polarity="like", keywords=["塑料"]),
+                        slots_patch={"budget_max": "500", "budget_currency": "CNY"},
+                    )
+                ),
+            ],
+        ),
+        (  # the planner call fails, the curator answers garbage: rules answer both
+            "我对花生过敏",
+            [
+                ScriptedAnswer.http_error(500),
+                ScriptedAnswer.json(curator_answer(long_term("peanut", category="food"))),
+            ],
+        ),
+        (  # a session budget labelled a long-term preference
+            "这次预算500",
+            [
+                ScriptedAnswer.text("not json"),
+                ScriptedAnswer.json(
+                    curator_answer(
+                        long_term("500", polarity="like", category="budget", domain=""),
+                        slots_patch={"budget_max": "500"},
+                    )
+                ),
+            ],
+        ),
+        (  # an over-budget rejection turned into a brand dislike, then a supplied key
+            "这件超预算了",
+            [
+                ScriptedAnswer.json(planner_answer(intent="buy")),
+                ScriptedAnswer.json(curator_answer(long_term("xiaomi", category="brand"))),
+            ],
+        ),
+        (  # the slow answer
+            "我一般不穿皮革的",
+            [
+                ScriptedAnswer.json(planner_answer(), delay_seconds=TIMEOUT_SECONDS * 10),
+                ScriptedAnswer.json(
+                    curator_answer(long_term("leather", keywords=["plastic"]) | {"key": "x"})
+                ),
+            ],
+        ),
+    ]
+    sessions.patch(USER, THREAD, SessionPatch(rejected_options=[rejected]))
+    for message, answers in dialogue:
+        llm_server.script(*answers)
+        session = sessions.get(USER, THREAD)
+        memory = preferences.list(USER)
+        planner = engine.plan(message, session, memory)
+        output = engine.curate(
+            CuratorTurn(user_message=message, planner=planner, session=session, memory=memory)
+        )
+        apply(preferences, output)
+        sessions.patch(USER, THREAD, output.session_patch)
+
+    assert llm_server.pending == 0 and llm_server.unscripted == 0
+    stored = preferences.list(USER)
+    by_slug = {entry.slug: entry for entry in stored}
+    for entry in stored:  # every stored entry re-validates from its own fields
+        assert PreferenceEntry.model_validate(entry.model_dump(exclude={"dedup_key"})) == entry
+    assert by_slug["plastic"].polarity is Polarity.DISLIKE
+    assert not any(e.polarity is Polarity.LIKE and e.slug == "plastic" for e in stored)
+    peanut = by_slug["peanut"]
+    assert (peanut.polarity, peanut.domain, peanut.strength) == (
+        Polarity.DISLIKE,
+        "",
+        Strength.HARD,
+    )
+    assert "xiaomi" not in by_slug, "a price rejection became a brand dislike"
+    assert not any(e.category == "budget" for e in stored), "a session budget became long-term"
+    keys = {e.dedup_key for e in stored}
+    assert not any(e.opposite_key in keys for e in stored)
+    state = sessions.get(USER, THREAD)
+    assert state.slots["budget_max"] == "500"
+    counters = engine.counters.snapshot()
+    assert counters["polarity_corrections"] >= 2
+    assert counters["fallbacks"]["http_error"] == 1
+    assert counters["fallbacks"]["timeout"] == 1
+    assert counters["fallbacks"]["supplied_key"] == 1
+    preferences.close()
+    sessions.close()
+
+
+def test_retraction_supersedes_the_stored_dislike(
+    llm_settings: Settings, engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    preferences = create_preference_store(llm_settings, create_embedder("hashing:64"))
+    stored = PreferenceEntry(
+        polarity="dislike", category="material", domain="electronics", slug="plastic"
+    )
+    preferences.upsert(USER, stored)
+    retract = {"polarity": "dislike", "category": "material", "domain": "", "slug": "plastic"}
+    llm_server.script(ScriptedAnswer.json({**curator_answer(), "supersede": [retract]}))
+
+    output = engine.curate(turn_for(engine, "其实塑料也可以", memory=[stored]))
+    apply(preferences, output)
+
+    assert stored.dedup_key in output.supersede
+    assert preferences.list(USER) == []
+    preferences.close()
+
+
+# --- reply and factory ---------------------------------------------------------------------
+
+FACTS = ReplyFacts(
+    language="zh",
+    query="耳机",
+    items=[
+        ReplyItem(platform="jd", title="降噪耳机", price=399.0, currency="CNY", price_base=399.0)
+    ],
+)
+
+
+def test_reply_comes_from_the_llm(engine: LLMEngine, llm_server: ScriptedLLMServer) -> None:
+    llm_server.script(ScriptedAnswer.text("为你找到一款降噪耳机，399 元。"))
+
+    assert engine.write_reply(FACTS) == "为你找到一款降噪耳机，399 元。"
+    assert "never invent a product" in llm_server.requests[0]["messages"][0]["content"]
+
+
+@pytest.mark.parametrize(
+    "answer", [ScriptedAnswer.http_error(500), ScriptedAnswer.text("  ")], ids=["500", "empty"]
+)
+def test_failed_reply_falls_back_to_rules(
+    answer: ScriptedAnswer, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(answer)
+
+    assert engine.write_reply(FACTS) == rules.write_reply(FACTS)
+    assert engine.counters.snapshot()["fallbacks_by_operation"] == {"reply": 1}
+
+
+def test_create_engine_defaults_to_rules(settings: Settings) -> None:
+    assert create_engine(settings).name == "rules"
+
+
+def test_create_engine_builds_llm_engine(llm_settings: Settings) -> None:
+    assert create_engine(llm_settings).name == "llm"
+
+
+def test_llm_engine_without_base_url_is_a_configuration_error(settings: Settings) -> None:
+    with pytest.raises(ConfigurationError, match="LLM_BASE_URL"):
+        create_engine(settings.model_copy(update={"engine": "llm", "llm_base_url": ""}))
