@@ -31,7 +31,7 @@ test: setup system-deps
 	scripts/with-redis.sh bash -c '$(MAKE) --no-print-directory lint && $(BIN)/pytest'
 
 run: setup
-	$(BIN)/cartwise --help
+	$(BIN)/cartwise serve
 
 bench: setup system-deps
 	scripts/with-redis.sh $(BIN)/python -m benchmarks

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -20,6 +22,14 @@ from cartwise.settings import Settings
 from tests.doubles import ScriptedAgent
 
 PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real argon2, with the cost lowered: the default (64 MiB, 3 passes) takes ~0.5 s per
+    hash on a loaded CI box, and these tests hash two passwords per account."""
+    cheap = functools.partial(PasswordHasher, time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr("cartwise.api.auth.PasswordHasher", cheap)
 
 
 @pytest.fixture

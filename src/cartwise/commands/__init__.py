@@ -7,7 +7,8 @@ import importlib
 import typer
 
 # Each module exposes `register(app)`. Add one line per command module.
-COMMAND_MODULES: list[str] = [
+COMMAND_MODULES: list[str    "serve",
+] = [
     "memory",
     "session",
     "understand",

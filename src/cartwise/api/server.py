@@ -1,0 +1,62 @@
+"""Running the app under uvicorn: in the foreground (`cartwise serve`) or on a background
+thread (the loopback test and the throughput benchmark).
+
+The socket is bound before uvicorn starts, so port 0 works and the printed URL is the real
+one."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+from fastapi import FastAPI
+
+STARTUP_TIMEOUT_SECONDS = 60.0
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on `host:port` (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def make_server(app: FastAPI, *, log_level: str = "info") -> uvicorn.Server:
+    # lifespan "on": the app opens its stores at start and closes them at shutdown.
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False)
+    return uvicorn.Server(config)
+
+
+@contextmanager
+def serving_in_thread(app: FastAPI, *, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve `app` on a background thread; yields its base URL once it accepts requests."""
+    sock = bind(host, port)
+    server = make_server(app, log_level="warning")
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        # uvicorn offers no start event; `started` flips once the lifespan ran and the
+        # socket is being served.
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not server.started:
+            raise RuntimeError("uvicorn did not start (see its log above)")
+        yield url_of(sock)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=STARTUP_TIMEOUT_SECONDS)
+        sock.close()

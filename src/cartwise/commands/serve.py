@@ -1,0 +1,67 @@
+"""`cartwise serve`: index the demo catalog on first start, then serve the API and page."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from cartwise.errors import CartwiseError
+from cartwise.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+
+
+def serve(
+    host: Annotated[
+        str | None, typer.Option(help="Address to bind (default: HOST, 127.0.0.1).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(min=0, max=65535, help="Port (default: PORT, 8000; 0: any).")
+    ] = None,
+) -> None:
+    """Start the Cartwise server (web page at /, API under /api, AG-UI at /api/agent)."""
+    settings = get_settings()
+    console = Console(stderr=True)
+    try:
+        app = _prepare(settings, console)
+    except CartwiseError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+
+    from cartwise.api.server import bind, make_server, url_of
+
+    try:
+        sock = bind(host or settings.host, settings.port if port is None else port)
+    except OSError as exc:
+        console.print(f"[red]error:[/red] cannot listen on {host or settings.host}: {exc}")
+        raise typer.Exit(1) from None
+    url = url_of(sock)
+    console.print(f"Cartwise is running at [bold]{url}[/bold]  (Ctrl+C to stop)")
+    make_server(app).run(sockets=[sock])
+
+
+def _prepare(settings: Settings, console: Console) -> FastAPI:
+    """Load the embedder once, make sure the catalog is indexed, build the app."""
+    from cartwise.agent.deps import create_deps
+    from cartwise.api.main import create_app
+    from cartwise.catalog.demo import ensure_catalog
+    from cartwise.recall.embedders import create_embedder
+    from cartwise.recall.service import RecallService
+
+    with console.status(f"loading the embedding model {settings.embedder}"):
+        embedder = create_embedder(settings.embedder, settings)
+    recall = RecallService.open(settings, embedder)
+    try:
+        if ensure_catalog(settings, recall, embedder, progress=True) is not None:
+            console.print("first start: the demo catalog is indexed")
+        console.print(f"catalog: {recall.count()} products on {', '.join(recall.platforms())}")
+    finally:
+        recall.close()
+    return create_app(settings, deps_factory=lambda s: create_deps(s, embedder=embedder))
