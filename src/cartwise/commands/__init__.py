@@ -7,8 +7,7 @@ import importlib
 import typer
 
 # Each module exposes `register(app)`. Add one line per command module.
-COMMAND_MODULES: list[str    "serve",
-] = [
+COMMAND_MODULES: list[str] = [
     "memory",
     "session",
     "understand",
@@ -16,6 +15,7 @@ COMMAND_MODULES: list[str    "serve",
     "ingest",
     "eval",
     "eval_embedders",
+    "serve",
 ]
 
 
