@@ -8,7 +8,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import ChatMessage, SessionPatch
 from cartwise.memory.store import PreferenceEntry
+from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 
 # --- API: a scripted stand-in for `cartwise.agent.run.run_agent` ---------------------------
 
@@ -121,6 +122,8 @@ class ScriptedAnswer:
     """Wait this long before answering (released early when the server closes)."""
     tool_call: tuple[str, str] | None = None
     """(function name, arguments JSON): answer with a tool call instead of content."""
+    body: dict[str, Any] | None = None
+    """Send this JSON body as is (a response that is not a chat completion)."""
 
     @classmethod
     def json(cls, payload: object, *, delay_seconds: float = 0.0) -> ScriptedAnswer:
@@ -222,7 +225,8 @@ class ScriptedLLMServer:
                 if answer.status != 200:
                     self._send(answer.status, {"error": {"message": "scripted failure"}})
                     return
-                self._send(200, _completion(body.get("model", "scripted"), answer))
+                reply = answer.body or _completion(body.get("model", "scripted"), answer)
+                self._send(200, reply)
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
@@ -322,3 +326,31 @@ class ScriptedEngine:
         self.replied.append(facts)
         lines = [f"{item.platform}: {item.title}" for item in facts.items]
         return "\n".join([f"Results for {facts.query}:", *lines, facts.question]).strip()
+
+
+# --- Embedders: a wrapper that counts what reaches the model -------------------------------
+
+
+class CountingEmbedder:
+    """Delegates to a real embedder and counts the texts that reach it (cache tests)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.documents_embedded = 0
+        self.queries_embedded = 0
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed_query(self, text: str) -> Vector:
+        self.queries_embedded += 1
+        return self.inner.embed_query(text)
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        self.documents_embedded += len(texts)
+        return self.inner.embed_documents(texts)

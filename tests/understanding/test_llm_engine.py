@@ -253,6 +253,7 @@ BAD_PLANNER_ANSWERS = {
     ),
     "camelCase slot": (ScriptedAnswer.json(planner_answer(slots={"budgetMax": "500"})), "invalid"),
     "HTTP 500": (ScriptedAnswer.http_error(500), "http_error"),
+    "not a chat completion": (ScriptedAnswer(body={"unexpected": True}), "bad_response"),
     "slow answer": (
         ScriptedAnswer.json(planner_answer(), delay_seconds=TIMEOUT_SECONDS * 10),
         "timeout",

@@ -40,7 +40,13 @@ from cartwise.understanding.prompts import get_prompt
 
 Operation = Literal["plan", "curate", "reply"]
 FallbackReason = Literal[
-    "timeout", "http_error", "connection_error", "malformed_json", "invalid", "supplied_key"
+    "timeout",
+    "http_error",
+    "connection_error",
+    "bad_response",
+    "malformed_json",
+    "invalid",
+    "supplied_key",
 ]
 JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 READING_CACHE_SIZE = 64
@@ -201,8 +207,8 @@ class LLMEngine:
         ]
         try:
             message = self._chat.invoke(messages)
-        except openai.OpenAIError as exc:
-            self._count_failure("reply", _classify_openai_error(exc))
+        except Exception as exc:  # any failure of the client stack means: answer with rules
+            self._count_failure("reply", _classify_client_error(exc))
             return self._fallback.write_reply(facts)
         text = _content_text(message).strip()
         if not text:
@@ -245,8 +251,8 @@ class LLMEngine:
         messages = [SystemMessage(system), HumanMessage(json.dumps(payload, ensure_ascii=False))]
         try:
             result = runnable.invoke(messages)
-        except openai.OpenAIError as exc:
-            raise _classify_openai_error(exc) from exc
+        except Exception as exc:  # any failure of the client stack means: answer with rules
+            raise _classify_client_error(exc) from exc
         # Parsed here, strictly, not by langchain's lenient partial-JSON parser (which turns
         # "{oops" into {}): an answer that is not one whole JSON object is malformed.
         parsed = _answer_object(result.get("raw"))
@@ -305,7 +311,10 @@ class LLMEngine:
             )
 
 
-def _classify_openai_error(exc: openai.OpenAIError) -> LLMFailure:
+def _classify_client_error(exc: Exception) -> LLMFailure:
+    if not isinstance(exc, openai.OpenAIError):
+        # e.g. a 200 response whose body is not a chat completion at all
+        return LLMFailure("bad_response", type(exc).__name__)
     if isinstance(exc, openai.APITimeoutError):
         return LLMFailure("timeout", type(exc).__name__)
     if isinstance(exc, openai.APIStatusError):
