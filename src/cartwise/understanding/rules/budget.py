@@ -51,12 +51,13 @@ CURRENCY_WORDS: dict[str, str] = {
     "£": "GBP",
     "gbp": "GBP",
     "英镑": "GBP",
+    "yuan": "CNY",
     "日元": "JPY",
     "yen": "JPY",
     "港币": "HKD",
 }
 _PREFIX = r"(?P<pre>us\$|[$¥￥€£]|usd|rmb|cny)?\s?"
-_SUFFIX = r"(?:\s?(?P<post>块钱|块|元|rmb|人民币|美元|美金|刀|dollars?|bucks|usd|cny|euros?|eur|欧元|英镑|gbp|日元|yen|港币))?"
+_SUFFIX = r"(?:\s?(?P<post>块钱|块|元|rmb|人民币|yuan|美元|美金|刀|dollars?|bucks|usd|cny|euros?|eur|欧元|英镑|gbp|日元|yen|港币))?"
 # Units that mean the number is not money ("under 5 pounds", "less than 10 oz", "42码").
 _NOT_MONEY = r"(?!\s?(?:码|号|寸|英寸|cm|mm|ml|l\b|g\b|kg|oz|ounce|lb|lbs|pound|inch|in\b|ft|feet|foot|hour|min|day|year|month|week|w\b|watt|gb|tb|mah|pack|count|pcs|piece|pair|个|双|件|条|天|年|岁|斤|克|米|分钟|小时|瓦|毫升|人|次|%))"
 
@@ -87,7 +88,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "max",
         re.compile(
-            rf"(?:{_BUDGET_CUE})?\s?(?:{_MAX_BEFORE})\s?(?:the\s)?(?:price\s(?:of\s)?)?{_A}"
+            rf"(?:{_BUDGET_CUE})?\s?(?:{_MAX_BEFORE})\s?(?:花|花费|用|spend|pay)?\s?(?:the\s)?(?:price\s(?:of\s)?)?{_A}"
         ),
     ),
     (
@@ -180,7 +181,7 @@ def _accept(kind: str, hit: re.Match[str], text: str) -> bool:
         return _has_currency(hit, "a")
     if kind == "range":
         second = parse_amount(hit.group("b"))
-        if second is None or second <= amount / 10 and hit.group("b")[0].isdigit():
+        if second is None or (second <= amount / 10 and hit.group("b")[0].isdigit()):
             return False
         return bool(_has_currency(hit, "a", "b") or money_context or max(amount, second) >= 20)
     if kind == "min" or kind == "around":

@@ -13,7 +13,7 @@ SESSION = re.compile(
     r"for this (?:one|order|trip|purchase)|this once"
 )
 COMPARE = re.compile(
-    r"比价|比一比|比较一下|对比|哪个便宜|哪家便宜|哪家更便宜|哪个平台|最便宜|compare|cheapest|"
+    r"比价|比一比|比一下|比较一下|对比|哪个便宜|哪家便宜|哪家更便宜|哪个平台|最便宜|compare|cheapest|"
     r"which is cheaper|price comparison|best price|lowest price"
 )
 CHITCHAT = re.compile(

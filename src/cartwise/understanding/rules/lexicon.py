@@ -59,11 +59,13 @@ def _is_ascii_word_char(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def _surface_pattern(surface: str) -> str:
+def _surface_pattern(surface: str, *, plural: bool) -> str:
     body = re.escape(surface).replace(r"\ ", r"[\s\-]?")
     left = r"(?<![a-z0-9])" if _is_ascii_word_char(surface[0]) else ""
     right = r"(?![a-z0-9])" if _is_ascii_word_char(surface[-1]) else ""
-    return f"{left}{body}{right}"
+    # English product nouns come in plurals ("sweaters", "mattresses").
+    suffix = "(?:es|s)?" if plural and surface[-1].isascii() and surface[-1].isalpha() else ""
+    return f"{left}{body}{suffix}{right}"
 
 
 class Lexicon:
@@ -72,7 +74,12 @@ class Lexicon:
     def __init__(self, entries: dict[str, list[Term]]) -> None:
         self._by_surface = entries
         ordered = sorted(entries, key=len, reverse=True)
-        self._scanner = re.compile("|".join(f"({_surface_pattern(s)})" for s in ordered))
+        self._scanner = re.compile(
+            "|".join(
+                f"({_surface_pattern(s, plural=any(t.kind == 'domain' for t in entries[s]))})"
+                for s in ordered
+            )
+        )
         self._surfaces_in_order = ordered
         self._forms: dict[tuple[str, str], list[str]] = {}
         for surface, terms in entries.items():

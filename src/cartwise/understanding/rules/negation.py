@@ -23,31 +23,57 @@ from typing import Literal
 
 from cartwise.understanding.rules.lexicon import Match, Term
 
-TriggerClass = Literal["refusal", "aversion", "safety", "want", "prefer", "prefer_hard"]
+TriggerClass = Literal["refusal", "aversion", "safety", "want", "prefer", "prefer_hard", "reset"]
 Stance = Literal["dislike", "like", "want", "neutral", "retract"]
 
 _NEGATIVE: list[tuple[str, TriggerClass]] = [
-    (r"过敏|不耐受|忌口|不能吃|不能碰|allergic to|allergy to|allergies to|intolerant to|intolerance to|sensitive to|sensitivity to", "safety"),
-    (r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|aversion to|not a big fan of", "aversion"),
-    (r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|除了|don'?t want|do not want|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bno\b|\bnot\b|\bnever\b", "refusal"),
+    (
+        r"过敏|不耐受|忌口|不能吃|不能碰|allergic to|allergy to|allergies to|intolerant to|intolerance to|sensitive to|sensitivity to",
+        "safety",
+    ),
+    (
+        r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|aversion to|not a big fan of",
+        "aversion",
+    ),
+    (
+        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
+        "refusal",
+    ),
 ]
 _POSITIVE: list[tuple[str, TriggerClass]] = [
-    (r"只要|只买|只用|只穿|必须是|必须|一定要|only want|only buy|only use|only wear|\bonly\b|must be|must have|exclusively", "prefer_hard"),
-    (r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|倾向于|prefer|love|i like|we like|like\b|a fan of|favorite|favourite|go for|stick with|stick to", "prefer"),
-    (r"想要|还是要|换成|改成|最好是|要|i'?d like|i would like|i want|want|need|looking for", "want"),
+    (
+        r"只要|只买|只用|只穿|只看|只考虑|必须是|必须|一定要|only want|only buy|only use|only wear|\bonly\b|must be|must have|exclusively",
+        "prefer_hard",
+    ),
+    (
+        r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|倾向于|prefer|love|i like|we like|like\b|a fan of|favorite|favourite|go for|stick with|stick to",
+        "prefer",
+    ),
+    (
+        r"想要|还是要|换成|改成|最好是|要|i'?d like|i would like|i want|want|need|looking for",
+        "want",
+    ),
 ]
+# "prefer in-ear over over-ear": the second term is neither liked nor refused.
+_RESET: list[tuple[str, TriggerClass]] = [(r"\bover\b|rather than|instead of|而不是|胜过", "reset")]
 _POSTFIX_NEGATIVE: list[tuple[str, TriggerClass]] = [
-    (r"过敏|allergy|allergies|intolerance", "safety"),
-    (r"也不要|也不想要|也不行|也别|不行|就算了|不考虑|不要了|免了|太丑|不好看|is a no|are a no|is out|are out|is a dealbreaker", "refusal"),
+    (r"\bonly(?=\s*$)", "prefer_hard"),
+    (r"过敏|不耐受|allergy|allergies|intolerance|intolerant", "safety"),
+    (
+        r"也不要|也不想要|也不行|也别|不行|就算了|不考虑|不要了|免了|太丑|不好看|is a no|are a no|is out|are out|is a dealbreaker",
+        "refusal",
+    ),
 ]
 _TRIGGERS = re.compile(
     "|".join(
         f"(?P<{kind}_{i}_{j}>{alternatives})"
-        for i, group in enumerate((_NEGATIVE, _POSITIVE))
+        for i, group in enumerate((_NEGATIVE, _POSITIVE, _RESET))
         for j, (alternatives, kind) in enumerate(group)
     )
 )
-_POSTFIX = re.compile("|".join(f"(?P<{kind}_{j}>{alt})" for j, (alt, kind) in enumerate(_POSTFIX_NEGATIVE)))
+_POSTFIX = re.compile(
+    "|".join(f"(?P<{kind}_{j}>{alt})" for j, (alt, kind) in enumerate(_POSTFIX_NEGATIVE))
+)
 _RETRACTION = re.compile(
     r"也可以|也行|也没关系|也没事|也ok|也不错|没问题|不介意|无所谓|也能接受|可以接受|其实还行|"
     r"is fine|are fine|is ok|are ok|is okay|are okay|is alright|are alright|don'?t mind|do not mind|no longer mind|"
@@ -55,10 +81,10 @@ _RETRACTION = re.compile(
     r"no longer (?:hate|dislike|avoid)|don'?t hate .* anymore|changed my mind about"
 )
 _CLAUSE_BREAK = re.compile(
-    r"[，。,;；！!？?\n]|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|\bbut\b|\bhowever\b|\bthough\b"
+    r"[，。,;；！!？?\n]|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
 )
 _CONTRAST_WANT = re.compile(r"\binstead\b|换成|改成|换个|rather")
-_ENUM_CONTINUATION = re.compile(r"^\s*(?:or|and|nor|和|或|或者|还有|及)?\s*$")
+_ENUM_REST = re.compile(r"(?:\s|\bor\b|\band\b|\bnor\b|和|或者|或|还有|及|的|、)*")
 _NEGATED_PREFIX = re.compile(r"(?:无|不含|零|非)\s?$")
 _FREE_SUFFIX = re.compile(r"^[\s-]?free\b|^\s?free of")
 EMPHATIC = re.compile(
@@ -106,8 +132,7 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
 
 
 def _trigger_class(hit: re.Match[str]) -> TriggerClass:
-    name = hit.lastgroup or ""
-    return name.rsplit("_", 2)[0]  # type: ignore[return-value]
+    return re.sub(r"(?:_\d+)+$", "", hit.lastgroup or "")  # type: ignore[return-value]
 
 
 def scope_terms(text: str, matches: list[Match]) -> Scoping:
@@ -130,18 +155,12 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             for t in _TRIGGERS.finditer(clause)
         ]
         triggers = [t for t in triggers if not any(m.start <= t[0] < m.end for m in matches)]
-        postfix = [
-            (start + p.start(), _trigger_class(p))
-            for p in _POSTFIX.finditer(clause)
-            if not any(t[0] <= start + p.start() < t[1] for t in triggers if t[2] != "safety")
-        ]
+        postfix = [(start + p.start(), _trigger_class(p)) for p in _POSTFIX.finditer(clause)]
         active: tuple[int, TriggerClass] | None = None
-        first_term = in_clause[0].start if in_clause else end
-        leading_text = lowered[start:first_term]
-        if carried and not triggers and _ENUM_CONTINUATION.match(leading_text):
-            active = (start, carried)
-        elif not triggers and _CONTRAST_WANT.search(clause):
+        if not triggers and _CONTRAST_WANT.search(clause):
             active = (start, "want")  # "no plastic, metal instead"
+        elif carried and not triggers and _is_enumeration(clause, in_clause, start):
+            active = (start, carried)  # "no plastic, leather or nylon"
         carried = None
         for match in in_clause:
             term = match.first("preference")
@@ -171,6 +190,15 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
     return scoping
 
 
+def _is_enumeration(clause: str, terms: list[Match], offset: int) -> bool:
+    """A clause made only of terms and list words continues the previous scope."""
+    rest = list(clause)
+    for match in terms:
+        for i in range(match.start - offset, match.end - offset):
+            rest[i] = " "
+    return bool(terms) and bool(_ENUM_REST.fullmatch("".join(rest)))
+
+
 def _stance(trigger: TriggerClass | None) -> Stance:
     if trigger in ("refusal", "aversion", "safety"):
         return "dislike"
@@ -182,5 +210,5 @@ def _stance(trigger: TriggerClass | None) -> Stance:
 
 
 def _except_positive(clause: str) -> bool:
-    """"除了X还要Y" is "besides X"; only "除了X都行/以外" refuses X."""
+    """ "除了X还要Y" is "besides X"; only "除了X都行/以外" refuses X."""
     return "除了" in clause and bool(re.search(r"还|也要|另外", clause))

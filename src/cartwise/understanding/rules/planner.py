@@ -71,7 +71,15 @@ class RulesPlanner:
             removed.extend(size_spans)
 
         answered = self._answer_open_questions(text, session, slots, language)
-        stated, brands, retracted = self._preferences(scoping, text, domain, session, memory, slots)
+        noun_clauses = {
+            index
+            for index, (start, end) in enumerate(scoping.clauses)
+            for m in matches
+            if start <= m.start < end and m.first("domain")
+        }
+        stated, brands, retracted = self._preferences(
+            scoping, noun_clauses, text, domain, session, memory, slots
+        )
         dislikes_free = free_dislikes(text, scoping) if language == "en" else []
         for slug, trigger_clause in dislikes_free:
             if all(p.slug != slug for p in stated):
@@ -120,13 +128,18 @@ class RulesPlanner:
     def _preferences(
         self,
         scoping: Scoping,
+        noun_clauses: set[int],
         text: str,
         domain: str,
         session: SessionPrefState,
         memory: Sequence[PreferenceEntry],
         slots: dict[str, str],
     ) -> tuple[list[StatedPreference], list[str], list[str]]:
-        dislike_clauses = [t.clause for t in scoping.terms if t.stance == "dislike"]
+        refused = [
+            (t.clause, t.term.category, t.match.start)
+            for t in scoping.terms
+            if t.stance == "dislike"
+        ]
         stated: list[StatedPreference] = []
         brands: list[str] = []
         retracted: list[str] = []
@@ -138,9 +151,7 @@ class RulesPlanner:
             if stance == "retract":
                 retracted.extend(_retraction_keys(category, term.slug, session, memory))
                 continue
-            # "不要塑料的耳机，要金属的": wanting right after a refusal is a contrast → a like.
-            contrast = any(clause < scoped.clause for clause in dislike_clauses)
-            if stance == "want" and contrast and category is not Category.COLOR:
+            if category is not Category.COLOR and _contrasted(scoped, refused, noun_clauses):
                 stance = "like"
             if stance in ("want", "neutral"):
                 if category is Category.COLOR and "color" not in slots:
@@ -175,7 +186,7 @@ class RulesPlanner:
             domain="" if safety else domain,
             strength=_strength(scoped, polarity, safety),
             keywords=self._lexicon.keywords("preference", scoped.term.slug),
-            scope="long_term" if safety else _scope(scoped.clause_text, text),
+            scope="long_term" if safety else _scope(scoped.clause_text, text[: scoped.match.start]),
         )
 
     def _free_preference(self, slug: str, clause: str, text: str, domain: str) -> StatedPreference:
@@ -188,7 +199,7 @@ class RulesPlanner:
             domain="" if safety else domain,
             strength=Strength.HARD if emphatic else Strength.SOFT,
             keywords=[slug.replace("-", " ")],
-            scope="long_term" if safety else _scope(clause, text),
+            scope="long_term" if safety else _scope(clause, ""),
         )
 
     def _answer_open_questions(
@@ -223,15 +234,41 @@ def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool) -> Strength:
     return Strength.HARD if hard else Strength.SOFT
 
 
-def _scope(clause: str, text: str) -> Scope:
+def _scope(clause: str, before: str) -> Scope:
+    """The clause's own cue wins; otherwise a session cue earlier in the message carries
+    forward ("这回预算紧，一千以内，颜色不要红色"), but never backwards ("I like black but
+    this time I want a white shirt" keeps black long-term)."""
     if cues.SESSION.search(clause):
         return "session"
     if cues.LONG_TERM.search(clause):
         return "long_term"
-    lowered = text.lower()
-    if cues.SESSION.search(lowered) and not cues.LONG_TERM.search(lowered):
+    if cues.SESSION.search(before.lower()) and not cues.LONG_TERM.search(before.lower()):
         return "session"
     return "long_term"
+
+
+def _contrasted(
+    scoped: ScopedTerm, refused: list[tuple[int, Category | None, int]], noun_clauses: set[int]
+) -> bool:
+    """A want or bare mention set against a refusal is a like:
+    - "不要塑料的耳机，要金属的" / "要玻璃的，不要塑料的": wanting in a clause next to a refusal,
+      when that clause names no product or wants the refused term's category;
+    - "glass not plastic": a bare term followed in its clause by a refused term of its category.
+    """
+    if scoped.stance == "want":
+        return any(
+            abs(clause - scoped.clause) == 1
+            and (scoped.clause not in noun_clauses or category is scoped.term.category)
+            for clause, category, _ in refused
+        )
+    if scoped.stance == "neutral":
+        return any(
+            clause == scoped.clause
+            and category is scoped.term.category
+            and start > scoped.match.start
+            for clause, category, start in refused
+        )
+    return False
 
 
 def _retraction_keys(
@@ -267,10 +304,10 @@ def _intent(
         return "compare"
     if cues.CHITCHAT.match(lowered):
         return "chitchat"
-    if (stated or retracted) and not slots and not brands:
-        # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
-        if not noun_domain or cues.LONG_TERM.search(lowered):
-            return "preference"
+    # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
+    standing_rule = not noun_domain or bool(cues.LONG_TERM.search(lowered))
+    if (stated or retracted) and not slots and not brands and standing_rule:
+        return "preference"
     return "search"
 
 
@@ -284,7 +321,11 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = cues.SESSION.sub(" ", kept)
     kept = cues.LONG_TERM.sub(" ", kept)
     kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
-    kept = re.sub(r"(?<![a-z])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z])", " ", kept)
+    kept = re.sub(
+        r"(?<![a-z])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z])",
+        " ",
+        kept,
+    )
     kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
     kept = re.sub(r"(?:^|\s)[的在]+|的+(?=\s|$)", " ", kept)
     return re.sub(r"\s+", " ", kept).strip()

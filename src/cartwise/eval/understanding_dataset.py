@@ -1,0 +1,364 @@
+"""The labelled understanding dev set, its loader and its scorer.
+
+File: `eval/data/understanding_dev.jsonl`, one JSON object per line, written by hand
+(Chinese and English, single utterances and short dialogues):
+
+    {"id": "zh-neg-001",
+     "memory": ["dislike:material:electronics:plastic"],   # optional: long-term entries
+                                                          # present before the dialogue
+     "turns": [{"user": "我想买耳机", "assistant_asked": ["预算多少？"]},  # earlier turns
+               "不要塑料的"],                                # the scored (last) turn
+     "expect": {
+        "intent": "search",                 # optional
+        "domain": "electronics",            # planner.domain ("" = none)
+        "slots": {"size": "42", "budget_max": "500", "budget_currency": "CNY"},
+                                            # planner.slots of the last turn, exactly
+        "stated": ["dislike/material/plastic/electronics/hard/long_term"],
+                                            # polarity/category/slug/domain/strength/scope
+        "long_term": ["dislike:material:electronics:plastic"],
+                                            # curator dedup_keys; default: the keys of the
+                                            # long_term `stated` entries
+        "supersede": [],                    # curator supersede keys (default [])
+        "brands": [], "platforms": [], "answered": [],   # optional, exact when given
+        "remove_constraints": [], "decisions": []        # optional, exact when given
+     }}
+
+A turn is a string or {"user", "assistant_asked"}; earlier turns run through the same
+engine (plan → curate → applied to an in-memory session and memory), so a dialogue tests
+what the engine itself remembered. Labelling conventions (the brief's rules): a refusal
+(不要/no/avoid/without) is a hard dislike, a mild aversion (不喜欢/don't like) soft, emphasis
+or hatred hard; safety is global, hard and long-term; the domain is the product noun's,
+else the session's, else empty; budgets and sizes are slots; a color asked for in a search
+is the `color` slot, not a like.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from cartwise.errors import InvalidInput
+from cartwise.memory.session_state import SessionPrefState, apply_patch
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.understanding.base import CuratorTurn, Engine, StatedPreference
+
+DEV_SET = "understanding_dev.jsonl"
+BUDGET_SLOTS = ("budget_max", "budget_min", "budget_currency")
+STATED_FIELDS = ("polarity", "category", "slug", "domain", "strength", "scope")
+
+
+class DevTurn(BaseModel):
+    """One user turn and the questions the assistant asked in its reply."""
+
+    user: str
+    assistant_asked: list[str] = Field(default_factory=list)
+
+
+class ExpectedStated(BaseModel):
+    """One expected stated preference."""
+
+    polarity: str
+    category: str
+    slug: str
+    domain: str
+    strength: str
+    scope: str
+
+    @classmethod
+    def parse(cls, text: str) -> ExpectedStated:
+        parts = text.split("/")
+        if len(parts) != 6:
+            raise InvalidInput(
+                f"stated {text!r}: need polarity/category/slug/domain/strength/scope"
+            )
+        return cls(**dict(zip(STATED_FIELDS, parts, strict=True)))
+
+    @property
+    def dedup_key(self) -> str:
+        return f"{self.polarity}:{self.category}:{self.domain}:{self.slug}"
+
+
+class Expectation(BaseModel):
+    """Expected planner and curator output for the last turn."""
+
+    intent: str | None = None
+    domain: str = ""
+    slots: dict[str, str] = Field(default_factory=dict)
+    stated: list[ExpectedStated] = Field(default_factory=list)
+    long_term: list[str] | None = None
+    supersede: list[str] = Field(default_factory=list)
+    brands: list[str] | None = None
+    platforms: list[str] | None = None
+    answered: list[str] | None = None
+    remove_constraints: list[str] | None = None
+    decisions: list[str] | None = None
+
+    @property
+    def long_term_keys(self) -> list[str]:
+        if self.long_term is not None:
+            return self.long_term
+        return [s.dedup_key for s in self.stated if s.scope == "long_term"]
+
+
+class DevCase(BaseModel):
+    """One labelled case."""
+
+    id: str
+    memory: list[str] = Field(default_factory=list)
+    turns: list[DevTurn]
+    expect: Expectation
+
+    @property
+    def language(self) -> str:
+        return "zh" if self.id.startswith("zh") else "en"
+
+
+def _parse_case(raw: dict[str, Any], where: str) -> DevCase:
+    try:
+        turns = [t if isinstance(t, dict) else {"user": t} for t in raw["turns"]]
+        expect = dict(raw["expect"])
+        expect["stated"] = [ExpectedStated.parse(s) for s in expect.get("stated", [])]
+        return DevCase(id=raw["id"], memory=raw.get("memory", []), turns=turns, expect=expect)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInput(f"{where}: not a dev case: {exc}") from exc
+
+
+def load_dev_set(path: Path | None = None) -> list[DevCase]:
+    """The packaged dev set (or a file in the same format)."""
+    if path is None:
+        text = resources.files("cartwise.eval").joinpath("data", DEV_SET).read_text("utf-8")
+        where = DEV_SET
+    else:
+        text = path.read_text("utf-8")
+        where = str(path)
+    cases = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"{where}:{number}: invalid JSON: {exc}") from exc
+            cases.append(_parse_case(raw, f"{where}:{number}"))
+    return cases
+
+
+class FieldScore(BaseModel):
+    """Precision/recall of one field."""
+
+    true_positives: int = 0
+    predicted: int = 0
+    expected: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.true_positives / self.predicted if self.predicted else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positives / self.expected if self.expected else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def add(self, predicted: Iterable[object], expected: Iterable[object]) -> None:
+        pred, exp = list(predicted), list(expected)
+        self.predicted += len(pred)
+        self.expected += len(exp)
+        remaining = list(exp)
+        for item in pred:
+            if item in remaining:
+                remaining.remove(item)
+                self.true_positives += 1
+
+
+class UnderstandingScores(BaseModel):
+    """Scores of one engine on the dev set."""
+
+    engine: str
+    cases: int = 0
+    fields: dict[str, FieldScore] = Field(default_factory=dict)
+    """polarity, category, slug, domain, strength, scope (stated preferences aligned by
+    slug), slots and budget (name=value pairs), dedup_key and supersede (exact keys)."""
+    polarity_checked: int = 0
+    polarity_wrong: int = 0
+    exact: dict[str, list[int]] = Field(default_factory=dict)
+    """Per-case exact-match checks: name → [correct, total] (slots, domain, intent ...)."""
+    failures: list[str] = Field(default_factory=list)
+    """Case ids with what differed (for the report and for fixing the engine)."""
+
+    @property
+    def polarity_accuracy(self) -> float:
+        """Correct polarity among preferences found with the expected slug."""
+        if not self.polarity_checked:
+            return 1.0
+        return 1 - self.polarity_wrong / self.polarity_checked
+
+    @property
+    def polarity_error_rate(self) -> float:
+        return 1 - self.polarity_accuracy
+
+    @property
+    def slot_accuracy(self) -> float:
+        """Share of cases whose slots equal the expected slots exactly."""
+        return self.accuracy("slots")
+
+    @property
+    def dedup_key_f1(self) -> float:
+        return self.fields["dedup_key"].f1
+
+    def accuracy(self, name: str) -> float:
+        correct, total = self.exact.get(name, [0, 0])
+        return correct / total if total else 1.0
+
+    def to_markdown(self) -> str:
+        lines = [
+            f"### Understanding — engine `{self.engine}` ({self.cases} cases)",
+            "",
+            f"- polarity accuracy: {self.polarity_accuracy:.3f} "
+            f"(error rate {self.polarity_error_rate:.3f}, {self.polarity_checked} aligned)",
+            f"- dedup_key F1: {self.dedup_key_f1:.3f}",
+            f"- slot accuracy (exact per case): {self.slot_accuracy:.3f}",
+            "",
+            "| field | precision | recall | F1 |",
+            "|---|---|---|---|",
+        ]
+        for name, score in self.fields.items():
+            lines.append(
+                f"| {name} | {score.precision:.3f} | {score.recall:.3f} | {score.f1:.3f} |"
+            )
+        lines += ["", "| exact check | accuracy | cases |", "|---|---|---|"]
+        for name, (correct, total) in self.exact.items():
+            lines.append(f"| {name} | {correct / total if total else 1.0:.3f} | {total} |")
+        return "\n".join(lines) + "\n"
+
+
+def entry_from_key(key: str) -> PreferenceEntry:
+    """A stored entry rebuilt from its dedup_key (dev-set memory fixtures)."""
+    polarity, category, domain, slug = PreferenceEntry.parse_key(key)
+    return PreferenceEntry(
+        polarity=Polarity(polarity),
+        category=Category(category),
+        domain=domain,
+        slug=slug,
+        strength=Strength.SOFT,
+        keywords=[slug.replace("-", " ")],
+    )
+
+
+def _check(scores: UnderstandingScores, name: str, ok: bool) -> None:
+    tally = scores.exact.setdefault(name, [0, 0])
+    tally[0] += int(ok)
+    tally[1] += 1
+
+
+def _score_stated(
+    scores: UnderstandingScores,
+    predicted: Sequence[StatedPreference],
+    expected: list[ExpectedStated],
+) -> bool:
+    pred = [
+        {
+            "polarity": p.polarity.value,
+            "category": p.category.value,
+            "slug": p.slug,
+            "domain": p.domain,
+            "strength": p.strength.value,
+            "scope": p.scope,
+        }
+        for p in predicted
+    ]
+    exp = [e.model_dump() for e in expected]
+    remaining = list(pred)
+    aligned: list[tuple[dict[str, str], dict[str, str]]] = []
+    for item in exp:
+        twin = next((p for p in remaining if p["slug"] == item["slug"]), None)
+        if twin is not None:
+            remaining.remove(twin)
+            aligned.append((twin, item))
+    for field in STATED_FIELDS:
+        score = scores.fields.setdefault(field, FieldScore())
+        score.predicted += len(pred)
+        score.expected += len(exp)
+        score.true_positives += sum(p[field] == e[field] for p, e in aligned)
+    scores.polarity_checked += len(aligned)
+    scores.polarity_wrong += sum(p["polarity"] != e["polarity"] for p, e in aligned)
+    return sorted(map(str, pred)) == sorted(map(str, exp))
+
+
+def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
+    """Run every case through `engine` and score the last turn against the labels."""
+    scores = UnderstandingScores(engine=engine.name)
+    for name in ("slots", "budget", "dedup_key", "supersede"):
+        scores.fields[name] = FieldScore()
+    for case in cases:
+        scores.cases += 1
+        session = SessionPrefState(thread=f"dev-{case.id}")
+        memory = {key: entry_from_key(key) for key in case.memory}
+        planner = curated = None
+        for index, turn in enumerate(case.turns):
+            planner = engine.plan(turn.user, session, list(memory.values()))
+            curated = engine.curate(
+                CuratorTurn(
+                    user_message=turn.user,
+                    planner=planner,
+                    session=session,
+                    memory=list(memory.values()),
+                    asked_questions=turn.assistant_asked,
+                    source_turn=f"{case.id}:{index}",
+                )
+            )
+            if index < len(case.turns) - 1:
+                for key in curated.supersede:
+                    memory.pop(key, None)
+                for entry in curated.long_term:
+                    memory.pop(entry.opposite_key, None)
+                    memory[entry.dedup_key] = entry
+                session = apply_patch(session, curated.session_patch, max_rejected=50)
+        assert planner is not None and curated is not None
+        expect = case.expect
+        diffs: list[str] = []
+        stated_ok = _score_stated(scores, planner.stated, expect.stated)
+        if not stated_ok:
+            diffs.append("stated")
+        scores.fields["slots"].add(sorted(planner.slots.items()), sorted(expect.slots.items()))
+        scores.fields["budget"].add(
+            [(k, v) for k, v in planner.slots.items() if k in BUDGET_SLOTS],
+            [(k, v) for k, v in expect.slots.items() if k in BUDGET_SLOTS],
+        )
+        keys = [e.dedup_key for e in curated.long_term]
+        scores.fields["dedup_key"].add(keys, expect.long_term_keys)
+        scores.fields["supersede"].add(curated.supersede, expect.supersede)
+        checks: dict[str, bool] = {
+            "slots": planner.slots == expect.slots,
+            "domain": planner.domain == expect.domain,
+            "dedup_keys": sorted(keys) == sorted(expect.long_term_keys),
+            "supersede": sorted(curated.supersede) == sorted(expect.supersede),
+        }
+        optional: dict[str, tuple[object, object]] = {
+            "intent": (planner.intent, expect.intent),
+            "brands": (planner.brands, expect.brands),
+            "platforms": (planner.platforms, expect.platforms),
+            "answered": (planner.answered_questions, expect.answered),
+            "remove_constraints": (
+                curated.session_patch.remove_constraints,
+                expect.remove_constraints,
+            ),
+            "decisions": (curated.session_patch.decisions_made, expect.decisions),
+        }
+        for name, (got, want) in optional.items():
+            if want is not None:
+                checks[name] = got == want
+        for name, ok in checks.items():
+            _check(scores, name, ok)
+            if not ok:
+                diffs.append(name)
+        if diffs:
+            scores.failures.append(f"{case.id}: {', '.join(diffs)}")
+    return scores
