@@ -15,6 +15,8 @@ COMMAND_MODULES: list[str] = [
     "ingest",
     "eval",
     "eval_embedders",
+    "eval_retrieval",
+    "ask",
     "serve",
 ]
 
