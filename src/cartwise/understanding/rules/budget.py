@@ -19,6 +19,7 @@ from cartwise.understanding.rules.numbers import (
     ZH_APPROX_RANGE,
     ZH_DIGITS,
     ZH_NUMERAL_CHARS,
+    english_number_words,
     format_amount,
     parse_amount,
 )
@@ -56,7 +57,7 @@ CURRENCY_WORDS: dict[str, str] = {
     "yen": "JPY",
     "港币": "HKD",
 }
-_PREFIX = r"(?P<pre>us\$|[$¥￥€£]|usd|rmb|cny)?\s?"
+_PREFIX = r"(?P<pre>us\$|[$¥￥€£]|usd|rmb|cny)?\s*"
 _SUFFIX = r"(?:\s?(?P<post>块钱|块|元|rmb|人民币|yuan|美元|美金|刀|dollars?|bucks|usd|cny|euros?|eur|欧元|英镑|gbp|日元|yen|港币))?"
 # Units that mean the number is not money ("under 5 pounds", "less than 10 oz", "42码").
 _NOT_MONEY = r"(?!\s?(?:码|号|寸|英寸|cm|mm|ml|l\b|g\b|kg|oz|ounce|lb|lbs|pound|inch|in\b|ft|feet|foot|hour|min|day|year|month|week|w\b|watt|gb|tb|mah|pack|count|pcs|piece|pair|个|双|件|条|天|年|岁|斤|克|米|分钟|小时|瓦|毫升|人|次|%))"
@@ -84,25 +85,25 @@ _BUDGET_CUE = (
 )
 
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("range", re.compile(rf"(?:between\s)?{_A}\s?(?:到|至|-|~|–|—|－|to|and)\s?{_B}")),
+    ("range", re.compile(rf"(?:between\s)?{_A}\s*(?:到|至|-|~|–|—|－|to|and)\s*{_B}")),
     (
         "max",
         re.compile(
-            rf"(?:{_BUDGET_CUE})?\s?(?:{_MAX_BEFORE})\s?(?:花|花费|用|spend|pay)?\s?(?:the\s)?(?:price\s(?:of\s)?)?{_A}"
+            rf"(?:{_BUDGET_CUE})?\s*(?:{_MAX_BEFORE})\s*(?:花|花费|用|spend|pay)?\s*(?:the\s)?(?:price\s(?:of\s)?)?{_A}"
         ),
     ),
     (
         "max",
         re.compile(
-            rf"{_A}\s?(?:以内|之内|以下|内|封顶|or less|or under|or below|max\b|tops|at most)"
+            rf"{_A}\s*(?:以内|之内|以下|内|封顶|or less|or under|or below|max\b|tops|at most)"
         ),
     ),
-    ("min", re.compile(rf"(?:{_MIN_BEFORE})\s?{_A}")),
-    ("min", re.compile(rf"{_A}\s?(?:以上|起|or more|and up|plus)")),
-    ("around", re.compile(rf"(?:{_BUDGET_CUE})?\s?(?:{_AROUND_BEFORE})\s?{_A}")),
-    ("around", re.compile(rf"{_A}\s?(?:左右|上下|或者更多一点|ish)")),
-    ("max", re.compile(rf"(?:{_BUDGET_CUE})\s?{_A}")),
-    ("max", re.compile(rf"{_A}\s?(?:budget|的预算)")),
+    ("min", re.compile(rf"(?:{_MIN_BEFORE})\s*{_A}")),
+    ("min", re.compile(rf"{_A}\s*(?:以上|起|or more|and up|plus)")),
+    ("around", re.compile(rf"(?:{_BUDGET_CUE})?\s*(?:{_AROUND_BEFORE})\s*{_A}")),
+    ("around", re.compile(rf"{_A}\s*(?:左右|上下|或者更多一点|ish)")),
+    ("max", re.compile(rf"(?:{_BUDGET_CUE})\s*{_A}")),
+    ("max", re.compile(rf"{_A}\s*(?:budget|的预算)")),
     ("price", re.compile(rf"{_A}")),
 ]
 
@@ -151,7 +152,7 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 def parse_budget(text: str) -> BudgetFinding:
     """Find the budget in one message (lowercased internally). The first pattern that
     matches a stretch of text wins it; later patterns cannot reuse those characters."""
-    lowered = text.lower()
+    lowered = english_number_words(text.lower())
     finding = BudgetFinding()
     approx = ZH_APPROX_RANGE.search(lowered)
     if approx and not re.match(r"\s?(?:米|克|斤|毫升|人|个|次|天|年)", lowered[approx.end() :]):

@@ -36,7 +36,7 @@ _NEGATIVE: list[tuple[str, TriggerClass]] = [
         "aversion",
     ),
     (
-        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
+        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|don'?t eat|do not eat|don'?t drink|do not drink|don'?t wear|do not wear|never eat|never wear|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
         "refusal",
     ),
 ]
@@ -50,7 +50,7 @@ _POSITIVE: list[tuple[str, TriggerClass]] = [
         "prefer",
     ),
     (
-        r"想要|还是要|换成|改成|最好是|要|i'?d like|i would like|i want|want|need|looking for",
+        r"想要|还是要|换成|改成|最好是|推荐个|来个|要|i'?d like|i would like|i want|want|need|looking for",
         "want",
     ),
 ]

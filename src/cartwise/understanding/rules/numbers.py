@@ -88,3 +88,57 @@ def format_amount(value: float) -> str:
     if rounded == int(rounded):
         return str(int(rounded))
     return f"{rounded:.2f}".rstrip("0").rstrip(".")
+
+
+_EN_UNITS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_EN_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_UNIT = "|".join(_EN_UNITS)
+_TENS = "|".join(_EN_TENS)
+_EN_NUMBER = re.compile(
+    rf"\b(?:(?P<h>{_UNIT})\s+hundred(?:\s+(?:and\s+)?)?)?"
+    rf"(?:(?P<t>{_TENS})(?:[\s-](?P<tu>{_UNIT}))?|(?P<u>{_UNIT}))?"
+    rf"(?(h)|(?(t)|(?(u)|(?!))))\b(?=\s*(?:dollars?|bucks|euros?|pounds sterling|yuan|usd)\b)"
+)
+
+
+def english_number_words(text: str) -> str:
+    """ "under twenty dollars" → "under     20 dollars": number words before a currency word
+    become digits, right-aligned in the same width so character offsets stay valid."""
+
+    def digits(hit: re.Match[str]) -> str:
+        value = _EN_UNITS.get(hit.group("h") or "", 0) * 100
+        value += _EN_TENS.get(hit.group("t") or "", 0) + _EN_UNITS.get(hit.group("tu") or "", 0)
+        value += _EN_UNITS.get(hit.group("u") or "", 0)
+        raw = hit.group(0).rstrip()
+        return str(value).rjust(len(raw)) + hit.group(0)[len(raw) :]
+
+    return _EN_NUMBER.sub(digits, text)

@@ -23,7 +23,7 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
-from cartwise.understanding.rules.lexicon import Lexicon
+from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
     SAFETY_CONTEXT,
@@ -37,6 +37,17 @@ from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
+
+
+# Nouns for who the purchase is for ("宝宝", "baby") name a domain only when nothing more
+# specific does: "宝宝...奶粉" is food, "给宝宝买奶瓶" is baby either way.
+RECIPIENT_NOUNS = frozenset({"宝宝", "婴儿", "baby", "toddler", "宠物", "pet"})
+
+
+def _noun_domain(matches: list[Match]) -> str:
+    domains = [(m.surface, t.slug) for m in matches if (t := m.first("domain"))]
+    specific = [slug for surface, slug in domains if surface not in RECIPIENT_NOUNS]
+    return (specific or [slug for _, slug in domains] or [""])[0]
 
 
 def detect_language(text: str) -> Language:
@@ -57,7 +68,7 @@ class RulesPlanner:
         language = detect_language(text)
         matches = self._lexicon.scan(text)
         scoping = scope_terms(text, matches)
-        noun_domain = next((t.slug for m in matches if (t := m.first("domain"))), "")
+        noun_domain = _noun_domain(matches)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
 
@@ -251,13 +262,13 @@ def _contrasted(
     scoped: ScopedTerm, refused: list[tuple[int, Category | None, int]], noun_clauses: set[int]
 ) -> bool:
     """A want or bare mention set against a refusal is a like:
-    - "不要塑料的耳机，要金属的" / "要玻璃的，不要塑料的": wanting in a clause next to a refusal,
+    - "不要塑料的耳机，要金属的" / "要玻璃的，不要塑料的": wanting in another clause than a refusal,
       when that clause names no product or wants the refused term's category;
     - "glass not plastic": a bare term followed in its clause by a refused term of its category.
     """
     if scoped.stance == "want":
         return any(
-            abs(clause - scoped.clause) == 1
+            clause != scoped.clause
             and (scoped.clause not in noun_clauses or category is scoped.term.category)
             for clause, category, _ in refused
         )

@@ -26,7 +26,9 @@ _WORD_SIZES = {
 _WORD = "|".join(sorted(map(re.escape, _WORD_SIZES), key=len, reverse=True))
 
 PATTERNS: list[re.Pattern[str]] = [
-    re.compile(rf"尺码\s?(?:是|为|要|:|：)?\s?(?P<v>{_NUMBER}|{_LETTER})(?![\d a-z])"),
+    re.compile(
+        rf"(?:尺码|鞋码|码数)\s?(?:是|为|要|:|：)?\s?(?P<v>{_NUMBER}|{_LETTER})(?![\d a-z])"
+    ),
     re.compile(rf"(?<![\d.a-z月])(?P<v>{_NUMBER})\s?(?:码|号)(?!\d)"),
     re.compile(rf"(?<![a-z])(?P<v>{_LETTER})\s?(?:码|号)"),
     re.compile(rf"穿\s?(?P<v>{_NUMBER}|{_LETTER})(?![\d.])"),
@@ -39,7 +41,7 @@ PATTERNS: list[re.Pattern[str]] = [
 ]
 SHOE_SIZE_BARE = re.compile(r"(?<![\d.])(?P<v>3[4-9]|4[0-8])(?:\.5)?\s?的")
 ANSWER_ONLY = re.compile(
-    rf"^\s*(?:size\s?)?(?P<v>{_NUMBER}|{_LETTER})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
+    rf"^\s*(?:size\s?|一般穿|穿)?(?P<v>{_NUMBER}|{_LETTER}|{_WORD})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
 )
 
 
