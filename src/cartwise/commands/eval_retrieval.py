@@ -27,6 +27,10 @@ def eval_retrieval(
         Path | None,
         typer.Option(help="Report path (default: CARTWISE_HOME/reports/retrieval.md)."),
     ] = None,
+    zh_corpus: Annotated[
+        int | None,
+        typer.Option(help="Search over the gold titles plus distractors up to this many titles."),
+    ] = None,
     copy_to: Annotated[
         Path | None, typer.Option(help="Also copy the report and chart into this folder.")
     ] = None,
@@ -50,7 +54,11 @@ def eval_retrieval(
         progress, start = rich_progress(console)
         with progress:
             report = evaluate_retrieval(
-                settings=settings, embedder=embedder, data_dir=data, progress=start
+                settings=settings,
+                embedder=embedder,
+                data_dir=data,
+                progress=start,
+                zh_corpus_limit=zh_corpus,
             )
         embedder.close()
     except CartwiseError as exc:

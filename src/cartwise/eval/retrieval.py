@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 from cartwise.recall.service import RecallService, SearchMode
 from cartwise.settings import Settings
 
@@ -68,9 +68,37 @@ class RetrievalReport(BaseModel):
     embedder: str
     zh: dict[str, ModeScores] = Field(default_factory=dict)
     zh_queries: int = 0
+    zh_corpus: int = 0
+    """Titles searched over (the full corpus unless a limit was given)."""
     webmall: WebmallScores = Field(default_factory=WebmallScores)
     ab: ABScores = Field(default_factory=ABScores)
     seconds: float = 0.0
+
+
+class QueryMemo:
+    """Delegates to an embedder, remembering query vectors: the evaluation sends each query
+    through three retrievers and two βs. (Evaluation text only: the app never memoizes user
+    text.)"""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._queries: dict[str, Vector] = {}
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    def embed_query(self, text: str) -> Vector:
+        if text not in self._queries:
+            self._queries[text] = self._inner.embed_query(text)
+        return self._queries[text]
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        return self._inner.embed_documents(texts)
 
 
 def reciprocal_rank(ranked: Sequence[str], gold: set[str], k: int) -> float:
@@ -108,14 +136,28 @@ def fill(
         advance(len(batch))
 
 
-def zh_catalog(data_dir: Path) -> tuple[list[Product], list[tuple[str, set[str]]]]:
-    """The Chinese title corpus as products, and the queries with their gold ids."""
+def zh_catalog(
+    data_dir: Path, *, corpus_limit: int | None = None
+) -> tuple[list[Product], list[tuple[str, set[str]]]]:
+    """The Chinese title corpus as products, and the queries with their gold ids.
+
+    `corpus_limit` keeps every gold title plus the first distractors in file order up to that
+    many products (for slow machines: embedding the full corpus is the long pole)."""
     rows = _jsonl(data_dir / "catalogs" / "zh_titles_corpus.jsonl")
     products = [
         Product(platform="zh", item_id=str(r["id"]), title=str(r["title"]), price=0.0)
         for r in rows
         if str(r["title"]).strip()
     ]
+    if corpus_limit is not None and corpus_limit < len(products):
+        gold_titles = {
+            str(t).strip()
+            for row in _jsonl(data_dir / "eval" / "zh_query_title_dev.jsonl")
+            for t in row["gold_titles"]  # type: ignore[attr-defined]
+        }
+        gold_products = [p for p in products if p.title in gold_titles]
+        others = [p for p in products if p.title not in gold_titles]
+        products = gold_products + others[: max(0, corpus_limit - len(gold_products))]
     ids_by_title: dict[str, set[str]] = {}
     for product in products:
         ids_by_title.setdefault(product.title, set()).add(f"zh:{product.item_id}")
@@ -260,15 +302,21 @@ def evaluate_retrieval(
     open_service: Callable[[Settings, Embedder], RecallService] = RecallService.open,
     webmall_reader: Callable[[Path, Settings], list[Product]] | None = None,
     progress: Progressor = _silent,
+    zh_corpus_limit: int | None = None,
 ) -> RetrievalReport:
     """Run both sets and the A/B; indexes live under `<home>/eval/` and are reused."""
     started = time.perf_counter()
     report = RetrievalReport(embedder=embedder.name)
+    embedder = QueryMemo(embedder)
 
-    zh_products, zh_queries = zh_catalog(data_dir)
+    zh_products, zh_queries = zh_catalog(data_dir, corpus_limit=zh_corpus_limit)
+    report.zh_corpus = len(zh_products)
     zh_service = open_service(
         settings.model_copy(
-            update={"cartwise_home": settings.home / "eval" / "zh", "index_backend": "faiss"}
+            update={
+                "cartwise_home": settings.home / "eval" / f"zh_{len(zh_products)}",
+                "index_backend": "faiss",
+            }
         ),
         embedder,
     )

@@ -20,7 +20,8 @@ def render_markdown(report: RetrievalReport, *, chart_name: str, data_dir: Path)
         "",
         f"![retrieval]({chart_name})",
         "",
-        f"## Chinese queries over the title corpus ({report.zh_queries} queries)",
+        f"## Chinese queries over the title corpus ({report.zh_queries} queries, "
+        f"{report.zh_corpus:,} titles)",
         "",
         "| retriever | MRR@10 | recall@10 |",
         "|---|---:|---:|",
