@@ -65,7 +65,13 @@ class ColumnSpec(BaseModel):
     @field_validator("pattern")
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
-        if value is not None and re.compile(value).groups != 1:
+        if value is None:
+            return value
+        try:
+            groups = re.compile(value).groups
+        except re.error as exc:
+            raise ValueError(f"pattern is not a regular expression: {exc}") from exc
+        if groups != 1:
             raise ValueError("pattern needs exactly one capturing group")
         return value
 

@@ -8,7 +8,7 @@ embeddings response is `EmbeddingError`. Callers never see an httpx exception.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import numpy as np
@@ -62,7 +62,7 @@ class OpenAIEmbedder:
         return self._dim
 
     def embed_query(self, text: str) -> Vector:
-        return self._request([text], "query")[0]
+        return cast(Vector, self._request([text], "query")[0])
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         if not texts:

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cartwise.catalog.demo import DEMO_PLATFORMS, ensure_catalog
+from cartwise.catalog.pipeline import ingest_file
+from cartwise.errors import IngestError
+from cartwise.recall.service import RecallService
+from cartwise.settings import Settings
+from tests.doubles import CountingEmbedder
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_ingest_upserts_good_rows_and_reports_the_bad_ones(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder
+) -> None:
+    report = ingest_file(
+        FIXTURES / "native.jsonl", settings=settings, service=service, embedder=embedder,
+        progress=False,
+    )  # fmt: skip
+    assert (report.rows, report.ingested, report.skipped) == (6, 3, 3)
+    assert [e.line for e in report.errors] == [4, 5, 6]
+    assert report.platforms == ["amazon", "native", "taobao"]
+    assert (report.embedded, report.cached) == (3, 0)
+    assert service.count() == 3
+    stored = service.get("taobao:t1")
+    assert stored is not None and stored.price_base == 2299.0
+    hits = service.search("WH-1000XM5", k=3).results
+    assert {h.product.item_id for h in hits} >= {"t1", "B0TEST0001"}
+
+
+def test_reingest_upserts_and_embeds_only_changed_texts(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder, tmp_path: Path
+) -> None:
+    source = tmp_path / "catalog.csv"
+    shutil.copy(FIXTURES / "woocommerce.csv", source)
+    first = ingest_file(
+        source, settings=settings, service=service, embedder=embedder, progress=False
+    )
+    assert (first.ingested, first.embedded, first.cached) == (3, 3, 0)
+    assert embedder.documents_embedded == 3
+
+    again = ingest_file(
+        source, settings=settings, service=service, embedder=embedder, progress=False
+    )
+    assert (again.ingested, again.embedded, again.cached) == (3, 0, 3)
+    assert embedder.documents_embedded == 3  # nothing reached the model
+
+    text = source.read_text(encoding="utf-8").replace(
+        "Corsair Vengeance 32GB DDR5", "Corsair Vengeance 64GB DDR5"
+    )
+    source.write_text(text, encoding="utf-8")
+    changed = ingest_file(
+        source, settings=settings, service=service, embedder=embedder, progress=False
+    )
+    assert (changed.embedded, changed.cached) == (1, 2)
+    assert embedder.documents_embedded == 4
+    assert service.count() == 3  # replaced in place, not added
+    product = service.get("catalog:102")
+    assert product is not None and product.title == "Corsair Vengeance 64GB DDR5"
+
+
+def test_duplicate_keys_in_one_file_keep_the_last_row(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder, tmp_path: Path
+) -> None:
+    source = tmp_path / "dupes.jsonl"
+    source.write_text(
+        '{"platform": "jd", "item_id": "1", "title": "old title", "price": 1, "currency": "CNY"}\n'
+        '{"platform": "jd", "item_id": "1", "title": "new title", "price": 2, "currency": "CNY"}\n',
+        encoding="utf-8",
+    )
+    report = ingest_file(
+        source, settings=settings, service=service, embedder=embedder, progress=False
+    )
+    assert (report.rows, report.ingested, report.duplicates) == (2, 1, 1)
+    product = service.get("jd:1")
+    assert product is not None and product.title == "new title"
+
+
+def test_an_unreadable_file_changes_nothing(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder, tmp_path: Path
+) -> None:
+    ingest_file(
+        FIXTURES / "native.jsonl",
+        settings=settings,
+        service=service,
+        embedder=embedder,
+        progress=False,
+    )
+    broken = tmp_path / "broken.csv"
+    # A good WooCommerce row, then a quote that never closes: the file is rejected whole.
+    broken.write_text(
+        'ID,Name,Regular price\n900,Fine row,10\n901,"Unclosed quote,20\n', encoding="utf-8"
+    )
+    with pytest.raises(IngestError, match="broken CSV"):
+        ingest_file(broken, settings=settings, service=service, embedder=embedder, progress=False)
+    assert service.count() == 3
+    assert service.get("broken:900") is None
+
+
+def test_ensure_catalog_indexes_the_demo_once(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder
+) -> None:
+    report = ensure_catalog(settings, service, embedder, progress=False)
+    assert report is not None
+    assert report.skipped == 0
+    assert report.platforms == sorted(DEMO_PLATFORMS)
+    assert service.count() == report.ingested >= 3000
+    assert ensure_catalog(settings, service, embedder, progress=False) is None
