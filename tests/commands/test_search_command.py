@@ -113,3 +113,19 @@ def test_user_with_only_a_dislike_gets_no_personalization(
     assert all(r["score_user"] == 0.0 for r in ann["results"])
     assert bob["personalization"] == "active"
     assert any(r["score_user"] != 0.0 for r in bob["results"])
+
+
+@pytest.mark.slow
+def test_fresh_home_gets_the_demo_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARTWISE_HOME", str(tmp_path / "fresh"))
+    monkeypatch.setenv("EMBEDDER", "hashing:256")
+    get_settings.cache_clear()
+    cli = typer.Typer()
+    search_command.register(cli)
+    cli.command("noop")(lambda: None)
+    try:
+        output = json.loads(_run(cli, "降噪耳机", "--json", "--k", "3", "-p", "jd"))
+    finally:
+        get_settings.cache_clear()
+    assert len(output["results"]) == 3
+    assert {r["platform"] for r in output["results"]} == {"jd"}

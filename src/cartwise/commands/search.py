@@ -90,12 +90,9 @@ class _Searcher:
             self._ensure_catalog()
 
     def _ensure_catalog(self) -> None:
-        try:
-            from cartwise.catalog.demo import ensure_catalog
-        except ImportError:
-            raise InvalidInput(
-                "the catalog is empty: run `cartwise ingest PATH` (or `cartwise ingest --demo`)"
-            ) from None
+        """A fresh home gets the demo catalog, so the first search has something to find."""
+        from cartwise.catalog.demo import ensure_catalog
+
         ensure_catalog(self.settings, self.service, self.embedder)
 
     def profile(self, user: str, query: str) -> str:
