@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
-from cartwise.errors import InvalidInput, UnknownPlatform
+from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.embedders.base import Embedder, Matrix, normalize_vector
 from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
@@ -73,7 +73,7 @@ class RecallService:
         lexical: LexicalIndex | None = None,
     ) -> None:
         if index.dim != embedder.dim:
-            raise InvalidInput(
+            raise ConfigurationError(
                 f"index is {index.dim}-d but embedder {embedder.name} is {embedder.dim}-d"
             )
         self.index = index
@@ -85,7 +85,7 @@ class RecallService:
     def open(cls, settings: Settings, embedder: Embedder) -> RecallService:
         """The configured index for this embedder, with a lexical index persisted beside it."""
         index = create_index(settings, embedder.dim, embedder_name=embedder.name)
-        cache = settings.home / "lexical" / f"{embedder.dim}_tokens.json"
+        cache = settings.home / "lexical_tokens.json"
         lexical = LexicalIndex(index.iter_products, cache_path=cache)
         return cls(index, embedder, beta=settings.recall_user_beta, lexical=lexical)
 
