@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from tests.factories import make_product
 from typer.testing import CliRunner
 
 from cartwise.catalog.product import Product
@@ -17,6 +16,7 @@ from cartwise.eval.retrieval import evaluate_retrieval, recall_at, reciprocal_ra
 from cartwise.eval.retrieval_report import render_chart, render_markdown
 from cartwise.recall.embedders import create_embedder
 from cartwise.settings import Settings
+from tests.factories import make_product
 
 ZH_TITLES = [
     "华为 降噪耳机 蓝牙",
