@@ -13,16 +13,23 @@ import re
 from cartwise.understanding.rules.negation import Scoping
 
 _OPEN_TRIGGER = re.compile(
-    r"\b(?:avoid(?:ing|s)?|hate|dislike|don'?t like|do not like|don'?t want|do not want|"
+    r"\b(?:(?:dislike|aversion|distaste) (?:for|of|to)|"
+    r"(?:refuse|prefer not|rather not) (?:to )?[a-z]+(?: to| with| in| on)?|prefer not [a-z]+ing|"
+    r"(?:don'?t|do not|cannot|can'?t|won'?t|will not) (?:consume|eat|drink|watch|read|play|listen to|engage with|engage in)|"
+    r"avoid(?:ing|s)?|hate|dislike|don'?t like|do not like|don'?t want|do not want|"
     r"can'?t stand|cannot stand|not a (?:big )?fan of|aversion to|allergic to|allergy to|"
     r"refuse to (?:buy|wear|eat|use|watch|take)|stay away from|steer clear of|don'?t enjoy|"
     r"do not enjoy|not into|don'?t eat|do not eat|don'?t wear|do not wear|don'?t use|"
-    r"do not use|never (?:buy|wear|eat|use)|against)\s+(?P<obj>[a-z][a-z\s'-]{2,80})"
+    r"do not use|never (?:buy|wear|eat|use)|against|scared of|afraid of|phobia of|"
+    r"(?:prefer|rather) not (?:to )?(?:use|play|attend|watch|eat|wear|read|visit|stay in|stay at|"
+    r"take|go to|do|buy|have|drive|listen to|own)|"
+    r"strongly dislike|really dislike)\s+(?P<obj>[a-z][a-z\s'-]{2,80})"
 )
 _CUT = re.compile(
     r"\b(?:that|which|who|because|due|as|since|so|when|while|if|or|and|but|with|in|on|at|for|"
     r"from|to|like|such|unless|than|i|it|they|my|is|are|was|were|whether|especially|including)\b"
 )
+_PREPOSITIONS = {"through", "in", "with", "on", "at", "to", "into", "about", "for"}
 _LEADING = {
     "any",
     "the",
@@ -122,12 +129,15 @@ def free_dislikes(text: str, scoping: Scoping) -> list[tuple[str, str]]:
         hit = _OPEN_TRIGGER.search(clause)
         if not hit:
             continue
-        obj = _CUT.split(hit.group("obj"), maxsplit=1)[0]
-        words = [w.strip("'-") for w in obj.split()]
-        while words and words[0] in _LEADING:
-            words.pop(0)
+        words = [w.strip("'-") for w in hit.group("obj").split()]
+        while words and (words[0] in _LEADING or words[0].endswith("ing")):
+            # "learning through online courses" → "online courses"
+            gerund = words.pop(0).endswith("ing")
+            if gerund and words and words[0] in _PREPOSITIONS:
+                words.pop(0)
+        words = _CUT.split(" ".join(words), maxsplit=1)[0].split()
         words = [w for w in words if re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", w)][:3]
-        if not words or words[0] in _REJECT or words[0].endswith("ing") or len(words[0]) < 3:
+        if not words or words[0] in _REJECT or len(words[0]) < 3:
             continue
         words[-1] = _singular(words[-1])
         found.append(("-".join(words), clause))

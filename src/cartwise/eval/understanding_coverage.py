@@ -1,0 +1,121 @@
+"""Coverage of the understanding engine on real text in `../shared/data` (read in place).
+
+- WebShop (`nlu/webshop/human_goals.json`): instructions that state a price ceiling
+  ("... and price lower than 40.00 dollars") → is that ceiling parsed exactly (budget_max and
+  USD)? An instruction states a price when it matches `PRICE_CEILING`.
+- PrefEval explicit preferences (`memory/prefeval_explicit/*.json`): statements of dislike
+  or avoidance (`DISLIKE_STATEMENT`) → does the engine extract at least one dislike?
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from cartwise.errors import InvalidInput
+from cartwise.memory.session_state import SessionPrefState
+from cartwise.memory.store import Polarity
+from cartwise.understanding.base import Engine
+from cartwise.understanding.rules.numbers import format_amount
+
+PRICE_CEILING = re.compile(r"price (?:lower|less) than \$?(\d+(?:\.\d+)?) dollars?")
+DISLIKE_STATEMENT = re.compile(
+    r"\b(?:avoid|avoiding|dislike|don'?t|do not|not a fan|hate|allergic|allergy|can'?t stand|"
+    r"cannot stand|aversion|refuse|never|prefer not|against|intoleran|steer clear|stay away|"
+    r"no longer|not into|uncomfortable|can'?t|cannot|won'?t)\b",
+    re.IGNORECASE,
+)
+MAX_EXAMPLES = 20
+
+
+class Coverage(BaseModel):
+    """How many eligible texts the engine handled."""
+
+    name: str
+    eligible: int = 0
+    covered: int = 0
+    misses: list[str] = Field(default_factory=list)
+    """Up to MAX_EXAMPLES texts the engine missed (for the report)."""
+
+    @property
+    def share(self) -> float:
+        return self.covered / self.eligible if self.eligible else 0.0
+
+    def record(self, text: str, ok: bool) -> None:
+        self.eligible += 1
+        if ok:
+            self.covered += 1
+        elif len(self.misses) < MAX_EXAMPLES:
+            self.misses.append(text)
+
+
+def _default_engine(engine: Engine | None) -> Engine:
+    if engine is not None:
+        return engine
+    from cartwise.understanding.rules.engine import RulesEngine
+
+    return RulesEngine()
+
+
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from exc
+
+
+def webshop_budget_coverage(path: Path, engine: Engine | None = None) -> Coverage:
+    """Share of WebShop instructions stating "price lower than X dollars" whose ceiling the
+    engine parses exactly (budget_max == X, budget_currency == USD)."""
+    goals = _read_json(path)
+    if not isinstance(goals, list):
+        raise InvalidInput(f"{path}: expected a JSON list of instructions")
+    texts = [g if isinstance(g, str) else str(g.get("instruction", "")) for g in goals]
+    return budget_coverage(texts, _default_engine(engine))
+
+
+def budget_coverage(texts: Iterable[str], engine: Engine) -> Coverage:
+    """The WebShop check over any instruction texts."""
+    coverage = Coverage(name="webshop price ceiling")
+    session = SessionPrefState(thread="coverage")
+    for text in texts:
+        stated = PRICE_CEILING.search(text.lower())
+        if not stated:
+            continue
+        slots = engine.plan(text, session, []).slots
+        expected = format_amount(float(stated.group(1)))
+        coverage.record(
+            text, slots.get("budget_max") == expected and slots.get("budget_currency") == "USD"
+        )
+    return coverage
+
+
+def prefeval_dislike_coverage(directory: Path, engine: Engine | None = None) -> Coverage:
+    """Share of PrefEval dislike/avoidance statements where the engine extracts a dislike."""
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        raise InvalidInput(f"{directory}: no PrefEval *.json files")
+    statements: list[str] = []
+    for file in files:
+        rows = _read_json(file)
+        if isinstance(rows, list):
+            statements += [
+                str(r["preference"]) for r in rows if isinstance(r, dict) and "preference" in r
+            ]
+    return dislike_coverage(statements, _default_engine(engine))
+
+
+def dislike_coverage(statements: Iterable[str], engine: Engine) -> Coverage:
+    """The PrefEval check over any preference statements."""
+    coverage = Coverage(name="prefeval dislike")
+    session = SessionPrefState(thread="coverage")
+    for statement in statements:
+        if not DISLIKE_STATEMENT.search(statement):
+            continue
+        stated = engine.plan(statement, session, []).stated
+        coverage.record(statement, any(p.polarity is Polarity.DISLIKE for p in stated))
+    return coverage
