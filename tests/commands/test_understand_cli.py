@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from cartwise.commands import understand as understand_command
 from cartwise.settings import Settings, get_settings
+from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
 PLANNER_FIELDS = {
     "language", "intent", "domain", "query", "current_intent", "slots", "constraints",
@@ -171,3 +172,31 @@ def test_llm_engine_without_base_url_is_a_clear_error(
     assert code == 2
     assert "LLM_BASE_URL" in err
     assert "Traceback" not in err
+
+
+def test_llm_engine_answers_are_guarded_in_the_output(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mixed_up = {"polarity": "like", "category": "material", "slug": "plastic", "keywords": ["塑料"]}
+    planner = {"language": "zh", "intent": "search", "query": "耳机", "stated": [mixed_up]}
+    curator = {
+        "long_term": [{**mixed_up, "domain": "electronics", "strength": "soft"}],
+        "supersede": [],
+        "session_patch": {"current_intent": "买耳机"},
+    }
+    with ScriptedLLMServer([ScriptedAnswer.json(planner), ScriptedAnswer.json(curator)]) as server:
+        monkeypatch.setenv("ENGINE", "llm")
+        monkeypatch.setenv("LLM_BASE_URL", server.base_url)
+        get_settings.cache_clear()
+
+        code, out, err = run(app, "--json", "不要塑料的耳机")
+
+    assert code == 0, err
+    output = json.loads(out)
+    assert [(s["polarity"], s["slug"]) for s in output["planner"]["stated"]] == [
+        ("dislike", "plastic")
+    ]
+    (entry,) = output["curator"]["long_term"]
+    assert entry["dedup_key"] == "dislike:material:electronics:plastic"
+    assert output["curator"]["session_patch"]["current_intent"] == "买耳机"
+    assert len(server.requests) == 2
