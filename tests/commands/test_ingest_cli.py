@@ -1,0 +1,88 @@
+"""`cartwise ingest` through the CLI runner, honouring CARTWISE_HOME."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cartwise.commands import ingest as ingest_command
+from cartwise.settings import get_settings
+
+FIXTURES = Path(__file__).resolve().parents[1] / "catalog" / "fixtures"
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[typer.Typer]:
+    monkeypatch.setenv("CARTWISE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("EMBEDDER", "hashing:256")
+    get_settings.cache_clear()
+    cli = typer.Typer()
+    ingest_command.register(cli)
+    cli.command("noop")(lambda: None)  # a second command keeps `ingest` a named subcommand
+    yield cli
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_ingest_json_report_lists_row_errors_with_line_numbers(
+    app: typer.Typer, runner: CliRunner, tmp_path: Path
+) -> None:
+    result = runner.invoke(
+        app, ["ingest", str(FIXTURES / "woocommerce.csv"), "--platform", "shop_a", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (report["ingested"], report["skipped"], report["platforms"]) == (3, 3, ["shop_a"])
+    assert [e["line"] for e in report["errors"]] == [5, 6, 7]
+    assert (tmp_path / "home" / "embedding_cache.sqlite").is_file()
+
+    again = runner.invoke(
+        app, ["ingest", str(FIXTURES / "woocommerce.csv"), "--platform", "shop_a", "--json"]
+    )
+    assert json.loads(again.stdout.strip().splitlines()[-1])["cached"] == 3
+
+
+def test_ingest_prints_a_readable_report(app: typer.Typer, runner: CliRunner) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "ingest",
+            str(FIXTURES / "generic.csv"),
+            "--mapping",
+            str(FIXTURES / "generic_mapping.yml"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 products upserted into localshop" in " ".join(result.stdout.split())
+    assert "no title" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ingest", "/nonexistent/catalog.jsonl"], "no such file"),
+        (["ingest", str(FIXTURES / "generic.csv")], "needs --mapping"),
+        (
+            ["ingest", str(FIXTURES / "generic.csv"), "--mapping", "nosuchmapping"],
+            "no such mapping",
+        ),
+        (["ingest", str(FIXTURES / "native.jsonl"), "--format", "xml"], "unknown format"),
+        (["ingest"], "either PATH or --demo"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_exit_2(
+    app: typer.Typer, runner: CliRunner, args: list[str], message: str
+) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
