@@ -69,7 +69,8 @@ def _valid_slot_names(value: dict[str, str]) -> dict[str, str]:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Field docstrings become descriptions in the JSON schema the model is given.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class PreferenceRef(_Strict):
