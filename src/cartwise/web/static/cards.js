@@ -136,6 +136,28 @@ export function personalizationBadge(personalization) {
   return h("div", { class: "perso perso-off", "data-active": "false", title: t("perso.inactiveHelp") }, h("span", { class: "perso-dot", "aria-hidden": "true" }), t("perso.inactive"));
 }
 
+/** The candidates item_picker eliminated this turn, counted by reason, expandable. */
+export function setAside(rejected) {
+  if (!rejected || !rejected.length) return null;
+  const byReason = new Map();
+  for (const option of rejected) byReason.set(option.reason, (byReason.get(option.reason) || 0) + 1);
+  return h(
+    "details",
+    { class: "set-aside" },
+    h(
+      "summary",
+      {},
+      h("span", { class: "set-aside-title" }, t("cards.setAside", { n: rejected.length })),
+      h("ul", { class: "reason-chips" }, [...byReason.entries()].map(([reason, count]) => h("li", { class: "reason-chip" }, reason, h("span", { class: "count" }, String(count))))),
+    ),
+    h(
+      "ul",
+      { class: "set-aside-list" },
+      rejected.map((option) => h("li", {}, h("span", { class: "rejected-title" }, option.title), h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${option.reason}`))),
+    ),
+  );
+}
+
 /** Everything under an assistant reply: badge, summary, grouped cards, price compare. */
 export function renderResults({ snapshot, personalization, baseCurrency }) {
   const products = (snapshot && snapshot.products) || [];
@@ -153,5 +175,6 @@ export function renderResults({ snapshot, personalization, baseCurrency }) {
     ),
     products.length ? productGroups(products, baseCurrency) : null,
     priceCompare(snapshot && snapshot.price_compare, baseCurrency),
+    setAside(snapshot && snapshot.rejected),
   );
 }

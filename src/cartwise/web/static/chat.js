@@ -45,7 +45,7 @@ class Turn {
     );
     this.el = h(
       "div",
-      { class: "turn" },
+      { class: "turn", "data-state": "running" },
       h("div", { class: "msg msg-user" }, h("div", { class: "bubble" }, h("span", { class: "sr-only" }, `${t("chat.you")}: `), message)),
       this.assistantEl,
     );
@@ -189,9 +189,11 @@ export class Chat {
       turn.elapsed = performance.now() - turn.startedAt;
       for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "done";
       turn.renderActivity();
+      turn.el.dataset.state = "done";
     } catch (error) {
       for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "failed";
       turn.renderActivity();
+      turn.el.dataset.state = error.name === "AbortError" ? "stopped" : "error";
       if (error.name === "AbortError") {
         turn.textEl.append(h("em", { class: "muted" }, ` ${t("chat.stopped")}`));
       } else {

@@ -137,8 +137,9 @@ export class MemoryPanel {
   }
 }
 
-function section(title, content, className) {
-  return h("section", { class: `session-section ${className}` }, h("h3", {}, title), content);
+function section(title, content, className, count) {
+  const heading = h("h3", {}, title, count ? h("span", { class: "count" }, String(count)) : null);
+  return h("section", { class: `session-section ${className}` }, heading, content);
 }
 
 export function renderSession(root, state) {
@@ -173,6 +174,7 @@ export function renderSession(root, state) {
         t("session.rejected"),
         h("ul", { class: "rejected" }, recent.map((r) => h("li", {}, h("span", { class: "rejected-title" }, r.title), h("span", { class: "rejected-meta" }, `${platformName(r.platform, lang())} · ${r.reason}`)))),
         "session-rejected",
+        state.rejected_options.length,
       ),
     );
   }

@@ -1,0 +1,106 @@
+"""Browser-test fixtures: Debian Chromium through Playwright, and real uvicorn servers running
+`create_app` with the real agent over the indexed demo catalog."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from cartwise.api.main import create_app
+from cartwise.settings import Settings
+from tests.web.server import RunningServer, indexed_settings, start_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        pytest.fail("Debian chromium is missing: run `make system-deps`")
+    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="session")
+def web_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """One data directory with the demo catalog indexed, shared by the session."""
+    return indexed_settings(tmp_path_factory.mktemp("web") / "home")
+
+
+@pytest.fixture(scope="session")
+def live_server(web_settings: Settings) -> Iterator[RunningServer]:
+    """The real app (real agent, rules engine, SQLite stores) on a loopback port."""
+    server = start_server(create_app(web_settings))
+    yield server
+    server.stop()
+
+
+def _closed_port() -> int:
+    """A loopback port nobody listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def store_down_server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The real app configured for a Redis that is not running: accounts work, every
+    store-backed route answers 503."""
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        cartwise_home=tmp_path / "home",
+        embedder="hashing:256",
+        store_backend="redis",
+        redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+    )
+    server = start_server(create_app(settings))
+    yield server
+    server.stop()
+
+
+def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterator[Page]:
+    context = browser.new_context(locale=locale, viewport=viewport)  # type: ignore[arg-type]
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    yield page
+    context.close()
+    assert not problems, f"uncaught errors in the page: {problems}"
+
+
+@pytest.fixture
+def zh_page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser profile whose language is Chinese, at desktop width."""
+    yield from _page(browser, locale="zh-CN", viewport=DESKTOP)
+
+
+@pytest.fixture
+def en_phone_page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser profile whose language is English, at phone width."""
+    yield from _page(browser, locale="en-US", viewport=PHONE)

@@ -1,0 +1,259 @@
+"""The shopper's page in headless Chromium against the real app and agent.
+
+Each flow registers a fresh account, so flows never see each other's memory. Screenshots of
+the main states are written to docs/screenshots/ (linked from the README).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, Route, expect
+
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.server import RunningServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TURN_TIMEOUT_MS = 60_000
+PLASTIC = re.compile(r"plastic|塑料|塑胶", re.IGNORECASE)
+PASSWORD = "correct-horse-battery"
+
+
+def screenshot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def register(page: Page, server: RunningServer) -> str:
+    username = f"web_{uuid.uuid4().hex[:10]}"
+    page.goto(server.url)
+    page.locator("#auth-switch").click()
+    page.locator("#auth-username").fill(username)
+    page.locator("#auth-password").fill(PASSWORD)
+    page.locator("#auth-submit").click()
+    expect(page.locator("#app-view")).to_be_visible()
+    expect(page.locator("#auth-view")).to_be_hidden()
+    return username
+
+
+def ask(page: Page, message: str, *, expect_state: str = "done") -> Locator:
+    """Send a message with the keyboard and return its turn once the run has ended."""
+    index = page.locator(".turn").count()
+    page.locator("#chat-input").fill(message)
+    page.locator("#chat-input").press("Enter")
+    turn = page.locator(".turn").nth(index)
+    expect(turn).to_have_attribute("data-state", expect_state, timeout=TURN_TIMEOUT_MS)
+    return turn
+
+
+def expect_results(turn: Locator) -> None:
+    """Cards with listed prices, ratings and why-chips; the four stages all done."""
+    cards = turn.locator(".card")
+    expect(cards.first).to_be_visible()
+    for card in cards.all():
+        expect(card.locator(".price-listed")).to_have_text(re.compile(r"\d"))
+        expect(card.locator(".card-title")).not_to_be_empty()
+    expect(turn.locator(".why-chip").first).to_be_visible()
+    expect(turn.locator(".platform-group").first).to_be_visible()
+    expect(turn.locator('.stage[data-state="done"]')).to_have_count(4)
+    expect(turn.locator('.stage[data-stage="searching"]')).to_contain_text(re.compile(r"\d"))
+    expect(turn.locator(".perso")).to_be_visible()
+
+
+def card_titles(turn: Locator) -> list[str]:
+    return turn.locator(".card-title").all_inner_texts()
+
+
+def excluded_plastic(turn: Locator) -> Locator:
+    """The turn's set-aside reasons that name the plastic dislike."""
+    return turn.locator(".reason-chip", has_text=PLASTIC)
+
+
+def memory_chip(page: Page, key: str) -> Locator:
+    return page.locator(f'#memory-panel .pref-chip[data-key="{key}"]')
+
+
+def test_chinese_flow_remembers_edits_and_forgets_a_dislike(
+    zh_page: Page, live_server: RunningServer
+) -> None:
+    page = zh_page
+    page.goto(live_server.url)
+    expect(page.locator("#auth-submit")).to_have_text("登录")
+    screenshot(page, "desktop-login-zh")
+    register(page, live_server)
+
+    first = ask(page, "不要塑料的耳机")
+    expect_results(first)
+    expect(first.locator(".bubble-text")).not_to_be_empty()
+    expect(excluded_plastic(first).first).to_be_visible()
+    assert not [t for t in card_titles(first) if PLASTIC.search(t)]
+    expect(first.locator(".remembered")).to_contain_text("已记住")
+    expect(first.locator(".remembered")).to_contain_text("不要塑料 (electronics)")
+
+    chip = memory_chip(page, "dislike:material:electronics:plastic")
+    expect(chip).to_be_visible()
+    expect(chip).to_contain_text("不要塑料")
+    expect(chip).to_contain_text("必须")
+    screenshot(page, "desktop-zh-results")
+
+    page.set_viewport_size(PHONE)
+    first.locator(".results").scroll_into_view_if_needed()
+    screenshot(page, "phone-zh-results")
+    page.locator("#panel-open").click()
+    expect(chip).to_be_in_viewport()
+    screenshot(page, "phone-zh-memory")
+    page.keyboard.press("Escape")
+    expect(chip).not_to_be_in_viewport()
+    page.set_viewport_size(DESKTOP)
+
+    # Correct the memory: make the dislike global (a domain-scoped one applies by relevance).
+    chip.locator(".pref-main").click()
+    editor = chip.locator(".pref-editor")
+    expect(editor).to_be_visible()
+    screenshot(page, "desktop-zh-memory-edit")
+    editor.get_by_label("品类（留空 = 全局）").fill("")
+    editor.get_by_role("button", name="保存").click()
+    chip = memory_chip(page, "dislike:material::plastic")
+    expect(chip).to_contain_text("全局")
+    expect(memory_chip(page, "dislike:material:electronics:plastic")).to_have_count(0)
+
+    page.locator("#new-chat").click()
+    second = ask(page, "推荐头戴式耳机")
+    expect_results(second)
+    expect(excluded_plastic(second).first).to_be_visible()
+    titles_with_dislike = card_titles(second)
+    assert not [t for t in titles_with_dislike if PLASTIC.search(t)]
+
+    page.locator("#tab-session").click()
+    expect(page.locator("#session-panel .session-intent")).to_be_visible()
+    expect(page.locator("#session-panel .session-rejected")).to_contain_text(PLASTIC)
+    screenshot(page, "desktop-zh-session")
+    page.locator("#tab-memory").click()
+
+    chip.get_by_role("button", name="删除 不要塑料").click()
+    expect(page.locator("#memory-panel .pref-chip")).to_have_count(0)
+    expect(page.locator("#memory-panel .empty-note")).to_be_visible()
+
+    page.locator("#new-chat").click()
+    third = ask(page, "推荐头戴式耳机")
+    expect_results(third)
+    expect(excluded_plastic(third)).to_have_count(0)
+    # Same question, same catalog: only the forgotten dislike can change the picks.
+    assert card_titles(third) != titles_with_dislike
+
+
+def test_english_flow_on_a_phone(en_phone_page: Page, live_server: RunningServer) -> None:
+    page = en_phone_page
+    page.goto(live_server.url)
+    expect(page.locator("#auth-submit")).to_have_text("Log in")
+    screenshot(page, "phone-login-en")
+    register(page, live_server)
+    expect(page.locator("#chat-input")).to_have_attribute("placeholder", "What are you shopping for?")
+
+    first = ask(page, "headphones without plastic")
+    expect_results(first)
+    expect(excluded_plastic(first).first).to_be_visible()
+    assert not [t for t in card_titles(first) if PLASTIC.search(t)]
+    expect(first.locator(".remembered")).to_contain_text("Remembered: no plastic (electronics)")
+    screenshot(page, "phone-en-results")
+
+    page.locator("#panel-open").click()
+    chip = memory_chip(page, "dislike:material:electronics:plastic")
+    expect(chip).to_be_in_viewport()
+    expect(chip).to_contain_text("no plastic")
+    expect(chip).to_contain_text("must")
+    screenshot(page, "phone-en-memory")
+    chip.get_by_role("button", name="Delete no plastic").click()
+    expect(page.locator("#memory-panel .pref-chip")).to_have_count(0)
+    page.locator("#panel-close").click()
+
+    page.locator("#new-chat").click()
+    second = ask(page, "headphones")
+    expect_results(second)
+    expect(excluded_plastic(second)).to_have_count(0)
+
+    # The language toggle re-labels everything, including what is already on screen.
+    page.get_by_role("button", name="Switch language to Chinese").click()
+    expect(page.locator("#chat-input")).to_have_attribute("placeholder", "想买点什么？")
+    expect(second.locator('.stage[data-stage="understanding"]')).to_have_text("理解需求")
+
+
+def test_undo_forgets_what_the_turn_remembered(zh_page: Page, live_server: RunningServer) -> None:
+    page = zh_page
+    register(page, live_server)
+    turn = ask(page, "不要塑料的耳机")
+    expect(memory_chip(page, "dislike:material:electronics:plastic")).to_be_visible()
+    turn.get_by_role("button", name="撤销本轮记住的内容").click()
+    expect(turn.locator(".remembered")).to_contain_text("已撤销")
+    expect(page.locator("#memory-panel .pref-chip")).to_have_count(0)
+
+
+def test_a_store_outage_is_shown_with_retry(zh_page: Page, store_down_server: RunningServer) -> None:
+    page = zh_page
+    register(page, store_down_server)
+    expect(page.locator(".toast-error").first).to_contain_text("503")
+
+    turn = ask(page, "不要塑料的耳机", expect_state="error")
+    error = turn.locator(".error-box")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("出了点问题")
+    expect(error).to_contain_text("HTTP 503")
+    expect(error.locator(".error-message")).not_to_be_empty()
+    expect(turn.locator('.stage[data-state="failed"]')).to_have_count(0)
+    screenshot(page, "desktop-error-zh")
+
+    error.get_by_role("button", name="重试").click()
+    expect(page.locator(".turn")).to_have_count(1)
+    expect(page.locator(".turn").first).to_have_attribute("data-state", "error")
+    expect(page.locator(".turn .error-box .retry")).to_be_visible()
+
+
+def test_rate_limit_and_run_errors_are_shown_then_retry_succeeds(
+    zh_page: Page, live_server: RunningServer
+) -> None:
+    page = zh_page
+    register(page, live_server)
+    attempts: list[str] = []
+
+    def agent_route(route: Route) -> None:
+        attempts.append(route.request.method)
+        if len(attempts) == 1:
+            route.fulfill(
+                status=429,
+                content_type="application/json",
+                body=json.dumps({"detail": "too many turns: wait 20 s"}),
+            )
+        elif len(attempts) == 2:
+            frames = [
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "STEP_STARTED", "stepName": "understanding"},
+                {"type": "RUN_ERROR", "message": "the index is being rebuilt", "code": "X"},
+            ]
+            body = "".join(f"data: {json.dumps(frame)}\n\n" for frame in frames)
+            route.fulfill(status=200, content_type="text/event-stream", body=body)
+        else:
+            route.continue_()
+
+    page.route("**/api/agent", agent_route)
+    turn = ask(page, "不要塑料的耳机", expect_state="error")
+    expect(turn.locator(".error-box")).to_contain_text("too many turns: wait 20 s (HTTP 429)")
+
+    turn.get_by_role("button", name="重试").click()
+    retried = page.locator(".turn").first
+    expect(retried).to_have_attribute("data-state", "error")
+    expect(retried.locator(".error-box")).to_contain_text("the index is being rebuilt")
+    expect(retried.locator('.stage[data-stage="understanding"]')).to_have_attribute(
+        "data-state", "failed"
+    )
+
+    retried.get_by_role("button", name="重试").click()
+    final = page.locator(".turn").first
+    expect(final).to_have_attribute("data-state", "done", timeout=TURN_TIMEOUT_MS)
+    expect_results(final)
+    assert len(attempts) == 3
