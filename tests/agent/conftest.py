@@ -3,14 +3,21 @@ the hashing embedder (fast); the engine is scripted unless a test asks for the r
 
 from __future__ import annotations
 
+import gzip
+import json
+import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cartwise.agent.deps import AgentDeps
+from cartwise.agent.deps import AgentDeps, QueryMemo
 from cartwise.catalog.product import Domain, Product
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.recall.embedders import create_embedder
+from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
@@ -78,4 +85,55 @@ def make_deps(settings: Settings) -> Iterator[DepsFactory]:
     for deps in opened:
         deps.preferences.close()
         deps.sessions.close()
+    recall.close()
+
+
+# --- The real thing: rules engine, bundled e5 model, a slice of the demo catalog ----------
+
+E5_CACHE = Path(tempfile.gettempdir()) / "cartwise-test-cache" / "e5-embedding-cache.sqlite"
+"""Product vectors survive between test sessions on one machine (keyed by model and text),
+so only the first run pays for embedding the slice with e5."""
+
+
+def _in_slice(row: dict[str, Any]) -> bool:
+    """Headphones, shoes, and coats/jackets: what the conversations talk about."""
+    text = json.dumps(row, ensure_ascii=False).casefold()
+    if any(word in text for word in ("耳机", "headphone", "earphone", "earbud")):
+        return True
+    if row.get("domain") == "shoes":
+        return True
+    return row.get("domain") == "clothing" and any(
+        word in text for word in ("coat", "jacket", "外套")
+    )
+
+
+@dataclass(frozen=True)
+class DemoSlice:
+    recall: RecallService
+    embedder: Embedder
+
+
+@pytest.fixture(scope="session")
+def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
+    """The demo catalog's headphones, shoes and coats indexed once per session with e5."""
+    from cartwise.catalog.demo import demo_catalog_path
+    from cartwise.catalog.pipeline import ingest_file
+    from cartwise.recall.embedders.cache import CachedEmbedder
+
+    home = tmp_path_factory.mktemp("demo-e5")
+    settings = Settings(_env_file=None, cartwise_home=home, embedder="e5:small")  # type: ignore[call-arg]
+    embedder = QueryMemo(create_embedder(settings.embedder))
+    with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as source:
+        rows = [line for line in source if line.strip() and _in_slice(json.loads(line))]
+    sliced = home / "demo_slice.jsonl"
+    sliced.write_text("".join(rows), encoding="utf-8")
+    recall = RecallService.open(settings, embedder)
+    cached = CachedEmbedder(embedder, E5_CACHE)
+    try:
+        ingest_file(
+            sliced, settings=settings, service=recall, embedder=cached, fmt="jsonl", progress=False
+        )
+    finally:
+        cached.close()
+    yield DemoSlice(recall=recall, embedder=embedder)
     recall.close()

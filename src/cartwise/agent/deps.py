@@ -3,14 +3,57 @@ settings — opened once per process and shared by every run."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
+
+QUERY_MEMO_SIZE = 256
+
+
+class QueryMemo:
+    """Remembers the last few query vectors in process memory.
+
+    One turn embeds the same texts many times: the query and the profile once per platform
+    search (six platforms: twelve calls) and the query again for preference relevance. The
+    memo turns that into two or three model calls. Memory only — user text is never
+    written to disk; documents pass straight through."""
+
+    def __init__(self, inner: Embedder, size: int = QUERY_MEMO_SIZE) -> None:
+        self._inner = inner
+        self._size = size
+        self._vectors: OrderedDict[str, Vector] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    def embed_query(self, text: str) -> Vector:
+        with self._lock:
+            if text in self._vectors:
+                self._vectors.move_to_end(text)
+                return self._vectors[text]
+        vector = self._inner.embed_query(text)
+        with self._lock:
+            self._vectors[text] = vector
+            if len(self._vectors) > self._size:
+                self._vectors.popitem(last=False)
+        return vector
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        return self._inner.embed_documents(texts)
 
 
 @dataclass(frozen=True)
@@ -36,7 +79,7 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
     from cartwise.recall.embedders import create_embedder
     from cartwise.understanding import create_engine
 
-    embedder = embedder or create_embedder(settings.embedder, settings)
+    embedder = QueryMemo(embedder or create_embedder(settings.embedder, settings))
     sessions = create_session_store(settings)
     try:
         preferences = create_preference_store(settings, embedder)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.base import Language, PlannerOutput
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str:
@@ -18,6 +21,14 @@ def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str
     if session.current_intent:
         return session.current_intent
     return next((m.content for m in reversed(history) if m.role == "user"), "")
+
+
+def answer_language(message: str, session: SessionPrefState, detected: Language) -> Language:
+    """A message with no letters at all ("42") keeps the language of the question it answers;
+    language detection on digits alone is a guess."""
+    if any(ch.isalpha() for ch in message) or not session.open_questions:
+        return detected
+    return "zh" if _CJK.search(session.open_questions[-1]) else "en"
 
 
 async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
@@ -35,7 +46,9 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     slots = {**session.slots, **plan.slots}
     if "size" not in plan.slots:
         slots.update(bare_slot_answer(message, session.open_questions))
-    query = "" if plan.intent in ("preference", "chitchat") else plan.query.strip()
+    plan = plan.model_copy(update={"language": answer_language(message, session, plan.language)})
+    # An answer ("42") or a bare preference is not something to search for by itself.
+    query = "" if plan.intent in ("answer", "preference", "chitchat") else plan.query.strip()
     if not query and plan.intent != "chitchat":
         # A bare preference ("我喜欢木质的") or answer ("42") re-runs the session's search
         # with the new facts applied; with no session yet there is nothing to search.
