@@ -175,3 +175,30 @@ def test_mapping_naming_a_missing_column_is_an_ingest_error(tmp_path: Path) -> N
     opts = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY, mapping=mapping)
     with pytest.raises(IngestError, match="nom"):
         list(read_catalog(FIXTURES / "generic.csv", "csv", opts))
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "catalog-schema.md"
+
+
+def _doc_block(language: str) -> str:
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(f"```{language}\n") + len(language) + 4
+    return text[start : text.index("```", start)]
+
+
+def test_the_documented_examples_are_accepted(tmp_path: Path) -> None:
+    native = tmp_path / "example.jsonl"
+    native.write_text(_doc_block("json"), encoding="utf-8")
+    products, errors = _read_path(native)
+    assert errors == [] and products[0].attributes["material"] == ["塑料"]
+    mapping = tmp_path / "mapping.yml"
+    mapping.write_text(_doc_block("yaml"), encoding="utf-8")
+    loaded = load_mapping(mapping)
+    assert loaded.fields["item_id"].pattern == r"/pd/(\d+)/"
+
+
+def _read_path(path: Path) -> tuple[list[Product], list[RowError]]:
+    items = list(read_catalog(path, None, ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)))
+    return [i for i in items if isinstance(i, Product)], [
+        i for i in items if isinstance(i, RowError)
+    ]

@@ -20,6 +20,7 @@ from cartwise.errors import StoreUnavailable
 from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 
 _LOOKUP_CHUNK = 500  # SQLite limits the number of bound parameters per statement
+_STORE_CHUNK = 256
 
 
 @dataclass
@@ -70,11 +71,13 @@ class CachedEmbedder:
         keys = [self._key(t) for t in texts]
         found = self._lookup(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(k for k in keys if k not in found))
-        if missing:
-            text_of = dict(zip(keys, texts, strict=True))
-            fresh = self._inner.embed_documents([text_of[k] for k in missing])
-            found.update(zip(missing, fresh, strict=True))
-            self._store(missing, fresh)
+        text_of = dict(zip(keys, texts, strict=True))
+        # Stored chunk by chunk: an ingest interrupted after an hour keeps an hour of work.
+        for start in range(0, len(missing), _STORE_CHUNK):
+            chunk = missing[start : start + _STORE_CHUNK]
+            fresh = self._inner.embed_documents([text_of[k] for k in chunk])
+            found.update(zip(chunk, fresh, strict=True))
+            self._store(chunk, fresh)
         with self._lock:
             self.stats.embedded += len(missing)
             self.stats.cached += len(keys) - len(missing)
