@@ -84,7 +84,11 @@ def store_down_server(tmp_path: Path) -> Iterator[RunningServer]:
 
 
 def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterator[Page]:
-    context = browser.new_context(locale=locale, viewport=viewport)  # type: ignore[arg-type]
+    # Reduced motion: the phone sheet and smooth scrolling settle at once, so screenshots and
+    # visibility checks never catch a half-finished transition.
+    context = browser.new_context(  # type: ignore[arg-type]
+        locale=locale, viewport=viewport, reduced_motion="reduce"
+    )
     context.set_default_timeout(30_000)
     page = context.new_page()
     problems: list[str] = []

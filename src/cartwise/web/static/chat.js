@@ -41,7 +41,7 @@ class Turn {
       "div",
       { class: "msg msg-assistant streaming" },
       h("div", { class: "avatar", "aria-hidden": "true" }, "C"),
-      h("div", { class: "msg-body" }, this.activityEl, h("div", { class: "bubble" }, this.textEl), this.resultsEl, this.noticeEl, this.errorEl),
+      h("div", { class: "msg-body" }, this.activityEl, h("div", { class: "bubble" }, this.textEl), this.noticeEl, this.resultsEl, this.errorEl),
     );
     this.el = h(
       "div",
@@ -193,6 +193,8 @@ export class Chat {
     } catch (error) {
       for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "failed";
       turn.renderActivity();
+      // Refused before the run started (HTTP 4xx/503): a row of empty stages would only add noise.
+      turn.activityEl.hidden = STAGES.every((stage) => turn.stages[stage] === "pending");
       turn.el.dataset.state = error.name === "AbortError" ? "stopped" : "error";
       if (error.name === "AbortError") {
         turn.textEl.append(h("em", { class: "muted" }, ` ${t("chat.stopped")}`));

@@ -32,6 +32,8 @@ export function clear(el) {
 export function toast(message, { kind = "info", timeout = 4000 } = {}) {
   const region = document.getElementById("toasts");
   if (!region) return;
+  // Two panels failing for the same reason (a store outage) should say it once.
+  if ([...region.children].some((el) => el.textContent === message)) return;
   const item = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, message);
   region.append(item);
   setTimeout(() => item.remove(), timeout);
