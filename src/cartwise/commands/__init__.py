@@ -16,6 +16,7 @@ COMMAND_MODULES: list[str] = [
     "eval",
     "eval_embedders",
     "eval_retrieval",
+    "eval_understanding",
     "ask",
     "serve",
 ]
