@@ -9,7 +9,6 @@ coffee. ASCII forms match on word boundaries only; Chinese forms match as substr
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -59,40 +58,76 @@ def _is_ascii_word_char(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def _surface_pattern(surface: str, *, plural: bool) -> str:
-    body = re.escape(surface).replace(r"\ ", r"[\s\-]?")
-    left = r"(?<![a-z0-9])" if _is_ascii_word_char(surface[0]) else ""
-    right = r"(?![a-z0-9])" if _is_ascii_word_char(surface[-1]) else ""
-    # English product nouns come in plurals ("sweaters", "mattresses").
-    suffix = "(?:es|s)?" if plural and surface[-1].isascii() and surface[-1].isalpha() else ""
-    return f"{left}{body}{suffix}{right}"
+def _variants(surface: str) -> set[str]:
+    """ "noise cancelling" also matches "noise-cancelling" and "noisecancelling"."""
+    if " " not in surface:
+        return {surface}
+    return {surface, surface.replace(" ", "-"), surface.replace(" ", "")}
 
 
 class Lexicon:
-    """All surface forms, one compiled scanner, and the reverse map slug → surface forms."""
+    """All surface forms, a longest-match scanner, and the reverse map slug → surface forms.
+
+    The scanner indexes forms by first character and tries the longest first at each
+    position: linear in the message, unlike one regex alternation of ~1,300 forms."""
 
     def __init__(self, entries: dict[str, list[Term]]) -> None:
         self._by_surface = entries
-        ordered = sorted(entries, key=len, reverse=True)
-        self._scanner = re.compile(
-            "|".join(
-                f"({_surface_pattern(s, plural=any(t.kind == 'domain' for t in entries[s]))})"
-                for s in ordered
-            )
-        )
-        self._surfaces_in_order = ordered
+        self._variant_of: dict[str, str] = {}
+        for surface in entries:
+            for variant in _variants(surface):
+                self._variant_of.setdefault(variant, surface)
+        self._by_first: dict[str, list[str]] = {}
+        for variant in sorted(self._variant_of, key=len, reverse=True):
+            self._by_first.setdefault(variant[0], []).append(variant)
+        # English product nouns come in plurals ("sweaters", "mattresses").
+        self._pluralizable = {
+            s
+            for s, terms in entries.items()
+            if s[-1].isascii() and s[-1].isalpha() and any(t.kind == "domain" for t in terms)
+        }
         self._forms: dict[tuple[str, str], list[str]] = {}
         for surface, terms in entries.items():
             for term in terms:
                 self._forms.setdefault((term.kind, term.slug), []).append(surface)
 
+    def _match_at(self, text: str, start: int) -> tuple[int, str] | None:
+        candidates = self._by_first.get(text[start], ())
+        inside_word = start > 0 and _is_ascii_word_char(text[start - 1])
+        if candidates and inside_word and _is_ascii_word_char(text[start]):
+            return None  # never start inside an English word
+        for variant in candidates:
+            if not text.startswith(variant, start):
+                continue
+            end = start + len(variant)
+            surface = self._variant_of[variant]
+            if surface in self._pluralizable:
+                for suffix in ("es", "s"):
+                    after = end + len(suffix)
+                    if text.startswith(suffix, end) and not (
+                        after < len(text) and _is_ascii_word_char(text[after])
+                    ):
+                        end = after
+                        break
+            ends_inside_word = end < len(text) and _is_ascii_word_char(text[end])
+            if ends_inside_word and _is_ascii_word_char(variant[-1]):
+                continue
+            return end, surface
+        return None
+
     def scan(self, text: str) -> list[Match]:
         """Every surface form in `text` (lowercased), leftmost-longest, non-overlapping."""
         lowered = text.lower()
         found: list[Match] = []
-        for hit in self._scanner.finditer(lowered):
-            surface = self._surfaces_in_order[(hit.lastindex or 1) - 1]
-            found.append(Match(hit.start(), hit.end(), surface, tuple(self._by_surface[surface])))
+        position = 0
+        while position < len(lowered):
+            hit = self._match_at(lowered, position)
+            if hit is None:
+                position += 1
+                continue
+            end, surface = hit
+            found.append(Match(position, end, surface, tuple(self._by_surface[surface])))
+            position = end
         return found
 
     def keywords(self, kind: TermKind, slug: str) -> list[str]:

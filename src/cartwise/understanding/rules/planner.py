@@ -338,5 +338,9 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         kept,
     )
     kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
-    kept = re.sub(r"(?:^|\s)[的在]+|的+(?=\s|$)", " ", kept)
+    # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
+    kept = re.sub(
+        r"(?:^|\s)(?:[的在找买个双件台条款副套只把]|[一两几][双件个台条款副套只把])+", " ", kept
+    )
+    kept = re.sub(r"的+(?=\s|$)", " ", kept)
     return re.sub(r"\s+", " ", kept).strip()
