@@ -118,6 +118,12 @@ class UnderstandingReport:
         for name, value, bar in bars:
             verdict = "pass" if value >= bar else "FAIL"
             lines.append(f"| {name} | {value:.3f} | ≥ {bar:.2f} | {verdict} |")
+        for item in self.coverage:
+            if item.name in COVERAGE_BARS and not item.eligible:
+                bar = COVERAGE_BARS[item.name]
+                lines.append(
+                    f"| {item.name} | n/a | ≥ {bar:.2f} | not measurable: no eligible text |"
+                )
         lines += ["", "## Dev set", "", scores.to_markdown().rstrip()]
         lines += ["", "## Coverage on real text", ""]
         for item in self.coverage:
