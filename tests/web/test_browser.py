@@ -273,3 +273,27 @@ def test_rate_limit_and_run_errors_are_shown_then_retry_succeeds(
     expect(final).to_have_attribute("data-state", "done", timeout=TURN_TIMEOUT_MS)
     expect_results(final)
     assert len(attempts) == 3
+
+
+def test_personalization_and_price_compare_are_visible(
+    zh_page: Page, live_server: RunningServer
+) -> None:
+    page = zh_page
+    register(page, live_server)
+    turn = ask(page, "我喜欢木质的耳机")
+    expect_results(turn)
+    badge = turn.locator(".perso")
+    expect(badge).to_have_attribute("data-active", "true")
+    expect(badge).to_contain_text("wood")
+    expect(turn.locator(".why-chip", has_text="符合你的偏好").first).to_be_visible()
+    expect(memory_chip(page, "like:material:electronics:wood")).to_contain_text("喜欢")
+
+    compare = turn.locator(".compare")
+    compare.locator("summary").click()
+    row = compare.locator(".compare-row").first
+    expect(row).to_be_visible()
+    expect(row.locator(".offer").nth(1)).to_be_visible()
+    expect(row.locator(".offer.cheapest .badge")).to_have_text("最低价")
+    expect(row.locator(".offer.cheapest .offer-price")).to_have_text(re.compile(r"\d"))
+    compare.evaluate("el => el.scrollIntoView({block: 'center'})")
+    screenshot(page, "desktop-zh-compare")

@@ -94,6 +94,13 @@ export function productGroups(products, baseCurrency) {
   );
 }
 
+function offerPrice(offer, baseCurrency) {
+  const listed = formatMoney(offer.price, offer.currency);
+  if (!offer.currency || offer.currency === baseCurrency || offer.price_base == null) return listed;
+  return `${listed} (${t("cards.approx", { price: formatMoney(offer.price_base, baseCurrency) })})`;
+}
+
+/** One row per product sold on several platforms: cheapest offer first, in base currency. */
 export function priceCompare(groups, baseCurrency) {
   const comparable = (groups || []).filter((group) => group.offers && group.offers.length > 1);
   if (!comparable.length) return null;
@@ -101,28 +108,32 @@ export function priceCompare(groups, baseCurrency) {
     "details",
     { class: "compare" },
     h("summary", {}, t("compare.title"), h("span", { class: "count" }, String(comparable.length))),
-    comparable.map((group) => {
-      const offers = [...group.offers].sort((a, b) => (a.price_base ?? Infinity) - (b.price_base ?? Infinity));
-      return h(
-        "table",
-        { class: "compare-table" },
-        h("caption", {}, group.title),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("compare.platform")), h("th", { scope: "col" }, t("compare.price")), h("th", { scope: "col" }, t("compare.inBase", { currency: baseCurrency })))),
-        h(
-          "tbody",
-          {},
-          offers.map((offer, index) =>
-            h(
-              "tr",
-              { class: index === 0 ? "cheapest" : "" },
-              h("th", { scope: "row" }, offer.url ? h("a", { href: offer.url, target: "_blank", rel: "noopener noreferrer" }, platformName(offer.platform, lang())) : platformName(offer.platform, lang()), index === 0 ? h("span", { class: "badge badge-good" }, t("compare.cheapest")) : null),
-              h("td", {}, formatMoney(offer.price, offer.currency)),
-              h("td", {}, formatMoney(offer.price_base, baseCurrency)),
-            ),
+    h(
+      "ul",
+      { class: "compare-list" },
+      comparable.map((group) => {
+        const offers = [...group.offers].sort((a, b) => (a.price_base ?? Infinity) - (b.price_base ?? Infinity));
+        return h(
+          "li",
+          { class: "compare-row" },
+          h("div", { class: "compare-title", title: group.title }, group.title),
+          h(
+            "ul",
+            { class: "offers", "aria-label": group.title },
+            offers.map((offer, index) => {
+              const name = platformName(offer.platform, lang());
+              return h(
+                "li",
+                { class: `offer ${index === 0 ? "cheapest" : ""}`, style: `--hue:${platformHue(offer.platform)}` },
+                offer.url ? h("a", { href: offer.url, target: "_blank", rel: "noopener noreferrer" }, name) : h("span", { class: "offer-platform" }, name),
+                h("span", { class: "offer-price" }, offerPrice(offer, baseCurrency)),
+                index === 0 ? h("span", { class: "badge badge-good" }, t("compare.cheapest")) : null,
+              );
+            }),
           ),
-        ),
-      );
-    }),
+        );
+      }),
+    ),
   );
 }
 

@@ -127,6 +127,7 @@ export class MemoryPanel {
   }
 
   async remove(entry) {
+    const position = this.entries.findIndex((e) => e.dedup_key === entry.dedup_key);
     try {
       await api.deleteMemory(entry.dedup_key);
       toast(t("memory.deleted", { label: preferenceLabel(entry) }));
@@ -134,6 +135,9 @@ export class MemoryPanel {
       this.onError(error);
     }
     await this.refresh();
+    // Keep keyboard users where they were: on the next chip, or on the panel's own button.
+    const buttons = this.root.querySelectorAll(".pref-main");
+    (buttons[Math.min(position, buttons.length - 1)] || this.root.querySelector("#memory-refresh"))?.focus();
   }
 }
 
