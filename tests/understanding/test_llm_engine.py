@@ -7,6 +7,7 @@ stores must be valid and correctly labelled.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -173,8 +174,6 @@ def test_bound_on_generated_tokens_and_schema_reach_the_server(
 def test_answer_wrapped_in_prose_and_a_fence_is_accepted(
     engine: LLMEngine, llm_server: ScriptedLLMServer
 ) -> None:
-    import json
-
     fenced = "Here you go:\n```json\n" + json.dumps(planner_answer(), ensure_ascii=False) + "\n```"
     llm_server.script(ScriptedAnswer.text(fenced))
 
@@ -589,3 +588,17 @@ def test_create_engine_builds_llm_engine(llm_settings: Settings) -> None:
 def test_llm_engine_without_base_url_is_a_configuration_error(settings: Settings) -> None:
     with pytest.raises(ConfigurationError, match="LLM_BASE_URL"):
         create_engine(settings.model_copy(update={"engine": "llm", "llm_base_url": ""}))
+
+
+def test_curator_is_given_the_planner_output_of_the_same_turn(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer()), ScriptedAnswer.json(curator_answer()))
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    engine.curate(turn_for(engine, NO_PLASTIC, planner=planner))
+
+    curator_request = json.loads(llm_server.requests[1]["messages"][1]["content"])
+    assert curator_request["planner"] == planner.model_dump(mode="json")
+    assert curator_request["message"] == NO_PLASTIC
+    assert llm_server.requests[1]["response_format"]["json_schema"]["name"] == "curator_output"
