@@ -24,12 +24,16 @@ PRICE_REJECTION = re.compile(
     r"超预算|太贵|贵了|价格太高|买不起|too expensive|over (?:my |the )?budget|too pricey|"
     r"costs too much|out of my price range"
 )
+ANAPHORIC_FLIP = re.compile(
+    r"^\s*(?:现在|其实|后来)?\s*(?:不喜欢了|不喜欢它了|不再喜欢了?|没那么喜欢了|不爱了)|"
+    r"^\s*(?:not anymore|no longer|not any more)\b|\b(?:don'?t|do not) (?:like|love) (?:it|them) anymore\b"
+)
 SIZE_QUESTION = re.compile(r"尺码|几码|多大|码数|鞋码|size", re.IGNORECASE)
 BUDGET_QUESTION = re.compile(r"预算|价位|多少钱|价格|budget|price range|spend", re.IGNORECASE)
 COLOR_QUESTION = re.compile(r"颜色|什么色|colou?r", re.IGNORECASE)
 DECISION = re.compile(
     r"(用|寄到|送到)?默认(收货)?地址|default (shipping )?address|货到付款|cash on delivery|"
-    r"开(个)?发票|need an invoice|顺丰|送到公司|ship (it )?to my office|gift wrap|礼品包装"
+    r"开(个)?发票|need an invoice|顺丰|(?:寄|送|发)到(?:公司|家里|家|单位|学校)|ship (it )?to my (?:office|work|home)|gift wrap|礼品包装"
 )
 BARE_AMOUNT = re.compile(
     r"^\s*(?:大概|差不多|around|about|under|最多)?\s*[$¥￥]?\s*(?P<a>\d+(?:\.\d+)?\s?[kw万千]?|[一二两三四五六七八九十百千万]+)"

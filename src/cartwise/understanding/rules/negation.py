@@ -27,6 +27,11 @@ TriggerClass = Literal["refusal", "aversion", "safety", "want", "prefer", "prefe
 Stance = Literal["dislike", "like", "want", "neutral", "retract"]
 
 _NEGATIVE: list[tuple[str, TriggerClass]] = [
+    # "只要不是人造革" is "as long as it is not": a refusal, not 只要 (only want).
+    (
+        r"只要不是|只要别是|只要没有|as long as it'?s not|as long as it isn'?t|as long as there'?s no",
+        "refusal",
+    ),
     (
         r"过敏|不耐受|忌口|不能吃|不能碰|allergic to|allergy to|allergies to|intolerant to|intolerance to|sensitive to|sensitivity to",
         "safety",
@@ -75,7 +80,7 @@ _POSTFIX = re.compile(
     "|".join(f"(?P<{kind}_{j}>{alt})" for j, (alt, kind) in enumerate(_POSTFIX_NEGATIVE))
 )
 _RETRACTION = re.compile(
-    r"也可以|也行|也没关系|也没事|也ok|也不错|没问题|不介意|无所谓|也能接受|可以接受|其实还行|"
+    r"也可以|也行|也没关系|也没事|也ok|也不错|没问题|不介意|无所谓|也能接受|可以接受|其实还行|其实还可以|其实也还行|"
     r"is fine|are fine|is ok|are ok|is okay|are okay|is alright|are alright|don'?t mind|do not mind|no longer mind|"
     r"fine with|okay with|ok with|no problem with|is acceptable|are acceptable|works too|is good now|can accept|"
     r"no longer (?:hate|dislike|avoid)|don'?t hate .* anymore|changed my mind about"
@@ -93,7 +98,7 @@ EMPHATIC = re.compile(
     r"seriously|severe|严重|死活"
 )
 SAFETY_CONTEXT = re.compile(
-    r"过敏|哮喘|孕妇|怀孕|湿疹|敏感肌|不耐受|allerg|asthma|pregnan|eczema|sensitive skin|intoleran|celiac|coeliac"
+    r"过敏|哮喘|孕妇|怀孕|湿疹|敏感肌|皮肤敏感|不耐受|allerg|asthma|pregnan|eczema|sensitive skin|intoleran|celiac|coeliac"
 )
 
 

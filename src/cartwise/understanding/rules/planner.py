@@ -81,7 +81,6 @@ class RulesPlanner:
             slots["size"] = size
             removed.extend(size_spans)
 
-        answered = self._answer_open_questions(text, session, slots, language)
         noun_clauses = {
             index
             for index, (start, end) in enumerate(scoping.clauses)
@@ -91,6 +90,11 @@ class RulesPlanner:
         stated, brands, retracted = self._preferences(
             scoping, noun_clauses, text, domain, session, memory, slots
         )
+        answered = self._answer_open_questions(text, session, slots, language)
+        if not stated and not retracted and not noun_domain:
+            flip = _anaphoric_flip(text, memory)
+            if flip is not None:
+                stated.append(flip)
         dislikes_free = free_dislikes(text, scoping) if language == "en" else []
         for slug, trigger_clause in dislikes_free:
             if all(p.slug != slug for p in stated):
@@ -256,6 +260,26 @@ def _scope(clause: str, before: str) -> Scope:
     if cues.SESSION.search(before.lower()) and not cues.LONG_TERM.search(before.lower()):
         return "session"
     return "long_term"
+
+
+def _anaphoric_flip(text: str, memory: Sequence[PreferenceEntry]) -> StatedPreference | None:
+    """ "现在不喜欢了" / "not anymore" names nothing: it takes back the most recently
+    written like (which the curator then supersedes) and states the opposite, softly."""
+    if not cues.ANAPHORIC_FLIP.search(text.lower()):
+        return None
+    likes = [e for e in memory if e.polarity is Polarity.LIKE]
+    if not likes:
+        return None
+    latest = max(likes, key=lambda e: e.provenance.updated_at)
+    return StatedPreference(
+        polarity=Polarity.DISLIKE,
+        category=latest.category,
+        slug=latest.slug,
+        domain=latest.domain,
+        strength=Strength.SOFT,
+        keywords=list(latest.keywords),
+        scope="long_term",
+    )
 
 
 def _contrasted(

@@ -41,7 +41,9 @@ PATTERNS: list[re.Pattern[str]] = [
 ]
 SHOE_SIZE_BARE = re.compile(r"(?<![\d.])(?P<v>3[4-9]|4[0-8])(?:\.5)?\s?的")
 ANSWER_ONLY = re.compile(
-    rf"^\s*(?:size\s?|一般穿|穿)?(?P<v>{_NUMBER}|{_LETTER}|{_WORD})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
+    r"^\s*(?:(?:usually|normally|i wear|i'?m|i am|my size is|it'?s|a|an|about|around)\s+|"
+    r"size\s?|一般穿|平时穿|我穿|穿|一般|大概)*"
+    rf"(?P<v>{_NUMBER}|{_LETTER}|{_WORD})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
 )
 
 
