@@ -6,6 +6,7 @@ the main states are written to docs/screenshots/ (linked from the README).
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import uuid
@@ -26,8 +27,14 @@ PASSWORD = "correct-horse-battery"
 
 
 def screenshot(page: Page, name: str) -> None:
+    """Save a screenshot for the README, quantized to 256 colours (a third of the bytes; flat
+    UI colours survive it unchanged)."""
+    from PIL import Image
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    with Image.open(io.BytesIO(page.screenshot())) as image:
+        palette = image.convert("RGB").quantize(colors=256, dither=Image.Dither.NONE)
+        palette.save(SCREENSHOTS / f"{name}.png", optimize=True)
 
 
 def show_results(turn: Locator) -> None:
