@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
@@ -209,3 +211,31 @@ def test_write_reply_lists_picks_filters_and_the_question(engine: RulesEngine) -
         assert fragment in reply
     english = engine.write_reply(facts.model_copy(update={"language": "en", "question": ""}))
     assert english.startswith("Here is what I found")
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list(
+                "不要塑料和皮革喜欢过敏这次以后预算块元码号的，。 ,.noplasticleatherunder$5042XLsize别也可以"
+            )
+        ),
+        max_size=60,
+    )
+)
+def test_any_message_plans_and_curates_into_valid_output(engine: RulesEngine, message: str) -> None:
+    planner, curated = run(engine, message)
+    for entry in curated.long_term:
+        assert entry.dedup_key.count(":") == 3
+    assert all(value for value in planner.slots.values())
+    negated = engine.negated_slugs(message)
+    assert not any(p.polarity is Polarity.LIKE and p.slug in negated for p in planner.stated)
+
+
+@pytest.mark.parametrize("message", ["", "   ", "？？？", "🙂", "x" * 5000])
+def test_degenerate_messages_yield_empty_understanding(engine: RulesEngine, message: str) -> None:
+    planner, curated = run(engine, message)
+    assert planner.stated == [] and curated.long_term == []
