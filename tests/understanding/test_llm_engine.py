@@ -95,8 +95,9 @@ def llm_server() -> Iterator[ScriptedLLMServer]:
         yield server
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def rules() -> RulesEngine:
+    """Deterministic and stateless: one lexicon load serves the whole module."""
     return RulesEngine()
 
 
@@ -122,9 +123,10 @@ def empty_session() -> SessionPrefState:
 
 
 def turn_for(engine: LLMEngine, message: str, **fields: Any) -> CuratorTurn:
+    """A curator turn whose planner output is the rules engine's (unless given)."""
     session = fields.pop("session", empty_session())
     memory = fields.pop("memory", [])
-    planner = fields.pop("planner", None) or RulesEngine().plan(message, session, memory)
+    planner = fields.pop("planner", None) or engine.fallback.plan(message, session, memory)
     return CuratorTurn(
         user_message=message, planner=planner, session=session, memory=memory, **fields
     )

@@ -143,6 +143,11 @@ class LLMEngine:
     def name(self) -> str:
         return "llm"
 
+    @property
+    def fallback(self) -> Engine:
+        """The engine that answers when the LLM cannot, and guards what it says."""
+        return self._fallback
+
     def plan(
         self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
     ) -> PlannerOutput:
