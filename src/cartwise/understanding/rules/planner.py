@@ -44,10 +44,28 @@ DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 RECIPIENT_NOUNS = frozenset({"宝宝", "婴儿", "baby", "toddler", "宠物", "pet"})
 
 
-def _noun_domain(matches: list[Match]) -> str:
+# The head of a Chinese noun is its last character: 切尔西靴 and 雨靴 are boots, 五斗柜 a
+# cabinet. Used only when no listed noun names the domain; characters with several
+# common readings (机, 装, 包, 干) are left out on purpose.
+HEAD_CHARACTER_DOMAINS = {
+    **dict.fromkeys("靴鞋", "shoes"),
+    **dict.fromkeys("裤袜裙衫袍帽", "clothing"),
+    **dict.fromkeys("柜桌椅凳锅壶杯桶", "home"),
+    "霜": "beauty",
+}
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _noun_domain(matches: list[Match], text: str) -> str:
     domains = [(m.surface, t.slug) for m in matches if (t := m.first("domain"))]
     specific = [slug for surface, slug in domains if surface not in RECIPIENT_NOUNS]
-    return (specific or [slug for _, slug in domains] or [""])[0]
+    if specific or domains:
+        return (specific or [slug for _, slug in domains])[0]
+    for run in _CJK_RUN.findall(text):
+        head = run.rstrip("的了吗呢吧啊")[-1:]
+        if head in HEAD_CHARACTER_DOMAINS:
+            return HEAD_CHARACTER_DOMAINS[head]
+    return ""
 
 
 def detect_language(text: str) -> Language:
@@ -68,7 +86,7 @@ class RulesPlanner:
         language = detect_language(text)
         matches = self._lexicon.scan(text)
         scoping = scope_terms(text, matches)
-        noun_domain = _noun_domain(matches)
+        noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
 
