@@ -7,6 +7,7 @@ stores rows (key, JSON payload, vector, the tag of the embedder that made the ve
 
 from __future__ import annotations
 
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from cartwise.recall.embedders.base import Embedder, Vector
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
 MAX_USER_CHARS = 128
+QUERY_CACHE_SIZE = 256
 
 
 def check_user(user: str) -> str:
@@ -128,7 +130,11 @@ def parse_rows(rows: Sequence[RawRow]) -> list[PreferenceEntry]:
 class VectorRanking(ABC):
     """`rank_relevant`/`read_relevant` over rows a backend loads; reads embed only the query."""
 
-    embedder: Embedder
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        # One turn asks for the block, the profile and the exclude terms of the same query:
+        # embed it once, not three times (the query embedding is most of a read's cost).
+        self._embed_query = functools.lru_cache(maxsize=QUERY_CACHE_SIZE)(embedder.embed_query)
 
     @abstractmethod
     def _vector_rows(self, user: str) -> list[VectorRow]:
@@ -162,7 +168,7 @@ class VectorRanking(ABC):
                 row.vector = vector
             self._store_vectors(user, list(zip(stale, fresh, strict=True)))
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
-        scores = matrix @ self.embedder.embed_query(query)
+        scores = matrix @ self._embed_query(query)
         order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), rows[i].key))
         return [ScoredPreference(entry=rows[i].entry, score=float(scores[i])) for i in order]
 

@@ -118,7 +118,7 @@ class RedisPreferenceStore(VectorRanking):
     """`PreferenceStore` in Redis hashes; vectors stored as float32 bytes beside entries."""
 
     def __init__(self, url: str, embedder: Embedder) -> None:
-        self.embedder = embedder
+        super().__init__(embedder)
         self._tag = vector_tag(embedder).encode()
         self._redis = RedisConnection(url)
         self._upsert = self._redis.client.register_script(_UPSERT_LUA)

@@ -123,7 +123,7 @@ class SqlitePreferenceStore(VectorRanking):
     """`PreferenceStore` in one SQLite file; vectors are stored with their entries."""
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
-        self.embedder = embedder
+        super().__init__(embedder)
         self._tag = vector_tag(embedder)
         self._db = _SqliteDatabase(path, _PREFERENCES_SCHEMA)
 

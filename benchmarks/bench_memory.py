@@ -1,0 +1,215 @@
+"""Memory benchmark: preference block size at 10 / 100 / 1,000 stored entries, and p50 latency
+of `build_preference_block` + `build_user_profile` at 1,000 entries, against a baseline
+measured in the same run (one plain full scan: `store.list(user)`).
+
+Run: `python -m benchmarks.bench_memory` (or `make bench`). Uses the bundled e5 model (the
+real relevance path), SQLite in a temporary directory, and Redis too when
+CARTWISE_TEST_REDIS_URL is set (`make bench` starts one). Writes benchmarks/reports/memory.md.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cartwise.memory import create_preference_store
+from cartwise.memory.injector import build_preference_block, build_user_profile, count_tokens
+from cartwise.memory.store import PreferenceEntry, PreferenceStore
+from cartwise.recall.embedders import create_embedder
+from cartwise.recall.embedders.base import Embedder
+from cartwise.settings import Settings
+
+SIZES = (10, 100, 1_000)
+LATENCY_SIZE = 1_000
+HARD_DISLIKE_SHARE = 50  # one entry in 50 is a hard dislike (always injected, in full)
+USER = "bench-user"
+REPORT = Path(__file__).resolve().parent / "reports" / "memory.md"
+DOMAINS = ["", "", "electronics", "clothing", "shoes", "home", "beauty"]
+WORDS = {
+    "material": ["plastic", "leather", "wool", "cotton", "metal", "polyester", "silk", "glass"],
+    "brand": ["nike", "adidas", "sony", "apple", "xiaomi", "uniqlo", "huawei", "ikea"],
+    "color": ["red", "black", "purple", "white", "green", "pink", "navy", "beige"],
+    "style": ["minimalist", "vintage", "sporty", "formal", "oversized", "retro", "slim", "casual"],
+}
+CJK = {"plastic": "塑料", "leather": "皮革", "wool": "羊毛", "red": "红色", "black": "黑色"}
+QUERIES = [
+    "降噪耳机 500以内",
+    "noise cancelling headphones",
+    "running shoes size 42",
+    "雨衣",
+    "waterproof rain jacket",
+    "minimalist desk lamp",
+    "蓝牙音箱",
+    "winter wool coat",
+    "phone case",
+    "口红",
+    "sofa for a small living room",
+    "kids sneakers",
+]
+
+console = Console(stderr=True)
+
+
+def synthetic_entries(count: int) -> list[PreferenceEntry]:
+    """A deterministic mix: 2% hard dislikes, the rest soft likes/dislikes, global and scoped."""
+    entries = []
+    categories = list(WORDS)
+    for n in range(count):
+        category = categories[n % len(categories)]
+        word = WORDS[category][(n // len(categories)) % len(WORDS[category])]
+        hard = n % HARD_DISLIKE_SHARE == 0
+        polarity = "dislike" if hard or n % 3 == 0 else "like"
+        entries.append(
+            PreferenceEntry.model_validate(
+                {
+                    "polarity": polarity,
+                    "category": category,
+                    "domain": DOMAINS[n % len(DOMAINS)],
+                    "slug": f"{word}-{n}",
+                    "strength": "hard" if hard else "soft",
+                    "keywords": [word, CJK.get(word, word)],
+                }
+            )
+        )
+    return entries
+
+
+def p50_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def timed(label: str, call: Callable[[], object], rounds: int) -> list[float]:
+    samples = []
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(label, total=rounds)
+        for _ in range(rounds):
+            start = time.perf_counter()
+            call()
+            samples.append(time.perf_counter() - start)
+            bar.advance(task)
+    return samples
+
+
+def fill(store: PreferenceStore, entries: list[PreferenceEntry]) -> float:
+    """Store the entries in one replace (embedded in batches); returns entries per second."""
+    start = time.perf_counter()
+    store.replace_all(USER, entries)  # type: ignore[attr-defined]
+    return len(entries) / (time.perf_counter() - start)
+
+
+def measure_latency(
+    store: PreferenceStore, settings: Settings, embedder: Embedder
+) -> dict[str, float]:
+    """p50 of one turn's injection (block + profile) vs one full scan, same store, same run."""
+    rounds = len(QUERIES) * 5
+    # A new query text every round: each turn pays for one query embedding, as in real use.
+    queries = iter(f"{query} #{n}" for n in range(5) for query in QUERIES)
+
+    def inject() -> None:
+        query = next(queries)
+        build_preference_block(store, USER, query, settings=settings)
+        build_user_profile(store, USER, query, settings=settings)
+
+    return {
+        "inject_p50_ms": p50_ms(timed("block + profile", inject, rounds)),
+        "scan_p50_ms": p50_ms(timed("full scan", lambda: store.list(USER), rounds)),
+        "embed_query_p50_ms": p50_ms(
+            timed("embed one query", lambda: embedder.embed_query("降噪耳机"), rounds)
+        ),
+    }
+
+
+def measure_backend(
+    settings: Settings, embedder: Embedder, label: str, report: dict[str, Any]
+) -> None:
+    sizes: dict[int, dict[str, float]] = {}
+    for size in SIZES:
+        store = create_preference_store(settings, embedder)
+        try:
+            console.print(f"{label}: storing {size} entries")
+            writes = fill(store, synthetic_entries(size))
+            blocks = [build_preference_block(store, USER, q, settings=settings) for q in QUERIES]
+            tokens = [count_tokens(b) for b in blocks]
+            sizes[size] = {
+                "tokens_median": statistics.median(tokens),
+                "tokens_max": max(tokens),
+                "hard_dislikes": sum(e.is_hard_dislike for e in store.list(USER)),
+                "writes_per_s": writes,
+            }
+            if size == LATENCY_SIZE:
+                report[label] = {"sizes": sizes, **measure_latency(store, settings, embedder)}
+        finally:
+            store.close()
+
+
+def run(report: dict[str, Any]) -> None:
+    """Measure every available backend into `report`."""
+    embedder = create_embedder("e5:small")
+    with tempfile.TemporaryDirectory() as home:
+        base = Settings(_env_file=None, cartwise_home=Path(home), embedder="e5:small")  # type: ignore[call-arg]
+        measure_backend(base, embedder, "sqlite", report)
+        redis_url = os.environ.get("CARTWISE_TEST_REDIS_URL")
+        if redis_url:
+            redis_settings = base.model_copy(
+                update={"store_backend": "redis", "redis_url": redis_url}
+            )
+            measure_backend(redis_settings, embedder, "redis", report)
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        "# Memory benchmark",
+        "",
+        "Preference block size (estimated tokens: CJK char 1, word 1.3, symbol 1; median / max",
+        f"over {len(QUERIES)} queries) with {100 // HARD_DISLIKE_SHARE}% of entries hard dislikes, which are",
+        "always injected in full; everything else only when relevant (top-k above threshold).",
+        "Latency: p50 of `build_preference_block` + `build_user_profile` for one query at",
+        f"{LATENCY_SIZE:,} entries, against a plain full scan (`store.list`) in the same run.",
+        "Model: multilingual-e5-small (bundled).",
+        "",
+        "| backend | entries | hard dislikes | block tokens (median) | block tokens (max) | stored entries/s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for backend, data in report.items():
+        for size, row in data["sizes"].items():
+            lines.append(
+                f"| {backend} | {size:,} | {row['hard_dislikes']:.0f} | {row['tokens_median']:.0f} "
+                f"| {row['tokens_max']:.0f} | {row['writes_per_s']:.0f} |"
+            )
+    lines += [
+        "",
+        "| backend | inject p50 (ms) | full scan p50 (ms) | ratio | one query embedding (ms) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for backend, data in report.items():
+        ratio = data["inject_p50_ms"] / data["scan_p50_ms"]
+        lines.append(
+            f"| {backend} | {data['inject_p50_ms']:.1f} | {data['scan_p50_ms']:.1f} | {ratio:.1f}x "
+            f"| {data['embed_query_p50_ms']:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    report: dict[str, Any] = {}
+    run(report)
+    text = render(report)
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(text, encoding="utf-8")
+    print(text)
+    print(f"written to {REPORT}")
+
+
+if __name__ == "__main__":
+    main()
