@@ -170,7 +170,7 @@ def test_english_flow_on_a_phone(en_phone_page: Page, live_server: RunningServer
     page.goto(live_server.url)
     expect(page.locator("#auth-submit")).to_have_text("Log in")
     screenshot(page, "phone-login-en")
-    register(page, live_server)
+    username = register(page, live_server)
     expect(page.locator("#chat-input")).to_have_attribute(
         "placeholder", "What are you shopping for?"
     )
@@ -198,10 +198,28 @@ def test_english_flow_on_a_phone(en_phone_page: Page, live_server: RunningServer
     expect_results(second)
     expect(excluded_plastic(second)).to_have_count(0)
 
+    # The token lives for the tab's session: a reload keeps the shopper signed in.
+    page.reload()
+    expect(page.locator("#app-view")).to_be_visible()
+    expect(page.locator(".history .msg-user")).to_have_text(["headphones"])
+    ask(page, "over-ear headphones")
+
     # The language toggle re-labels everything, including what is already on screen.
     page.get_by_role("button", name="Switch language to Chinese").click()
     expect(page.locator("#chat-input")).to_have_attribute("placeholder", "想买点什么？")
-    expect(second.locator('.stage[data-stage="understanding"]')).to_have_text("理解需求")
+    expect(page.locator('.stage[data-stage="understanding"]').first).to_have_text("理解需求")
+    page.get_by_role("button", name="切换为英文").click()
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("#auth-view")).to_be_visible()
+    assert page.evaluate("sessionStorage.getItem('cartwise.token')") is None
+    page.locator("#auth-username").fill(username)
+    page.locator("#auth-password").fill("not-the-password")
+    page.locator("#auth-submit").click()
+    expect(page.locator("#auth-error")).to_contain_text("401")
+    page.locator("#auth-password").fill(PASSWORD)
+    page.locator("#auth-submit").click()
+    expect(page.locator("#app-view")).to_be_visible()
 
 
 def test_undo_forgets_what_the_turn_remembered(zh_page: Page, live_server: RunningServer) -> None:
@@ -253,9 +271,25 @@ def test_rate_limit_and_run_errors_are_shown_then_retry_succeeds(
                 body=json.dumps({"detail": "too many turns: wait 20 s"}),
             )
         elif len(attempts) == 2:
+            broken = {
+                "platform": "jd",
+                "item_id": "1",
+                "title": "木质耳机",
+                "price": 459.0,
+                "currency": "CNY",
+                "price_base": 459.0,
+                "image_url": "/static/no-such-image.png",
+                "url": "",
+                "rating": 4.5,
+                "why": ["木质"],
+            }
             frames = [
                 {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
                 {"type": "STEP_STARTED", "stepName": "understanding"},
+                {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "正在"},
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "查找"},
+                {"type": "STATE_SNAPSHOT", "snapshot": {"products": [broken]}},
                 {"type": "RUN_ERROR", "message": "the index is being rebuilt", "code": "X"},
             ]
             body = "".join(f"data: {json.dumps(frame)}\n\n" for frame in frames)
@@ -271,6 +305,8 @@ def test_rate_limit_and_run_errors_are_shown_then_retry_succeeds(
     retried = page.locator(".turn").first
     expect(retried).to_have_attribute("data-state", "error")
     expect(retried.locator(".error-box")).to_contain_text("the index is being rebuilt")
+    expect(retried.locator(".bubble-text")).to_have_text("正在查找")
+    expect(retried.locator(".card .card-image.placeholder")).to_be_visible()
     expect(retried.locator('.stage[data-stage="understanding"]')).to_have_attribute(
         "data-state", "failed"
     )

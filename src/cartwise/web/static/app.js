@@ -95,6 +95,7 @@ async function loadThread() {
   try {
     const thread = await api.thread(chat.threadId);
     onSession(thread.state);
+    chat.showHistory(thread.messages);
   } catch (error) {
     if (error.status !== 404) showError(error);
   }

@@ -147,7 +147,7 @@ export class Chat {
     this.stop();
     this.threadId = this.freshThread();
     this.turns = [];
-    for (const el of this.log.querySelectorAll(".turn")) el.remove();
+    for (const el of this.log.querySelectorAll(".turn, .history")) el.remove();
     this.log.classList.remove("has-turns");
     this.onSession(null);
     this.input.focus();
@@ -281,6 +281,22 @@ export class Chat {
       toast(error.message, { kind: "error", timeout: 8000 });
     }
     this.onMemoryChanged();
+  }
+
+  /** Show a thread's earlier messages (after a reload) as plain bubbles, once. */
+  showHistory(messages) {
+    if (this.turns.length || this.log.querySelector(".history") || !messages || !messages.length) return;
+    const history = h(
+      "div",
+      { class: "history turn" },
+      messages.map((m) =>
+        m.role === "user"
+          ? h("div", { class: "msg msg-user" }, h("div", { class: "bubble" }, m.content))
+          : h("div", { class: "msg msg-assistant" }, h("div", { class: "avatar", "aria-hidden": "true" }, "C"), h("div", { class: "msg-body" }, h("div", { class: "bubble" }, m.content))),
+      ),
+    );
+    this.log.classList.add("has-turns");
+    this.log.append(history);
   }
 
   rerender() {

@@ -150,7 +150,7 @@ export function renderSession(root, state) {
   const body = clear(root.querySelector(".session-body"));
   const empty =
     !state ||
-    !(state.current_intent || state.category || Object.keys(state.slots || {}).length || (state.constraints || []).length || (state.rejected_options || []).length || (state.open_questions || []).length);
+    !(state.current_intent || state.category || Object.keys(state.slots || {}).length || (state.constraints || []).length || (state.rejected_options || []).length || (state.open_questions || []).length || (state.decisions_made || []).length);
   if (empty) {
     body.append(h("p", { class: "empty-note" }, t("session.empty")));
     return;
@@ -181,6 +181,9 @@ export function renderSession(root, state) {
         state.rejected_options.length,
       ),
     );
+  }
+  if ((state.decisions_made || []).length) {
+    body.append(section(t("session.decisions"), h("ul", { class: "questions decisions" }, state.decisions_made.map((d) => h("li", {}, d.text))), "session-decisions"));
   }
   if ((state.open_questions || []).length) {
     body.append(section(t("session.questions"), h("ul", { class: "questions" }, state.open_questions.map((q) => h("li", {}, q))), "session-questions"));
