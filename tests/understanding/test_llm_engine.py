@@ -143,6 +143,7 @@ def test_good_planner_answer_passes_through(
     planner = engine.plan(NO_PLASTIC, empty_session(), [])
 
     assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
+    assert planner.query == "耳机"
     assert planner.slots == {"budget_max": "500", "budget_currency": "CNY"}
     assert [(s.polarity, s.slug) for s in planner.stated] == [(Polarity.DISLIKE, "plastic")]
     assert engine.counters.snapshot()["fallbacks"] == {}
@@ -369,6 +370,26 @@ def test_like_inside_a_negation_is_corrected_to_a_dislike(
     assert engine.counters.snapshot()["polarity_corrections"] == 2
     assert "corrected to dislike" in caplog.text
     assert "塑料" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [(NO_PLASTIC, "不要塑料的耳机"), ("headphones without plastic", "headphones without plastic")],
+)
+def test_refused_term_never_stays_in_the_search_query(
+    message: str,
+    query: str,
+    engine: LLMEngine,
+    rules: RulesEngine,
+    llm_server: ScriptedLLMServer,
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer(query=query)))
+
+    planner = engine.plan(message, empty_session(), [])
+
+    assert planner.query == rules.plan(message, empty_session(), []).query
+    assert "plastic" not in planner.query and "塑料" not in planner.query
+    assert engine.counters.snapshot()["query_corrections"] == 1
 
 
 def test_safety_dislike_is_forced_global_and_hard(

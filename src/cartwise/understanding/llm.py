@@ -80,6 +80,8 @@ class EngineCounters:
         """Long-term entries naming nothing the shopper said, dropped."""
         self.scope_corrections = 0
         """Long-term entries that were this session's slots or constraints, moved or dropped."""
+        self.query_corrections = 0
+        """Search queries that still held a refused term, replaced by the rules query."""
 
     def count_call(self, operation: Operation) -> None:
         with self._lock:
@@ -96,6 +98,7 @@ class EngineCounters:
             self.safety_corrections += report.safety_corrections
             self.dropped_entries += report.dropped_ungrounded
             self.scope_corrections += report.scope_corrections
+            self.query_corrections += report.query_corrections
 
     def snapshot(self) -> dict[str, Any]:
         """A plain copy of every counter."""
@@ -108,6 +111,7 @@ class EngineCounters:
                 "safety_corrections": self.safety_corrections,
                 "dropped_entries": self.dropped_entries,
                 "scope_corrections": self.scope_corrections,
+                "query_corrections": self.query_corrections,
             }
 
 
@@ -306,12 +310,19 @@ class LLMEngine:
                 report.polarity_corrections,
                 slugs if self._settings.log_personal_data else f"<{len(report.corrected_slugs)}>",
             )
-        if report.safety_corrections or report.dropped_ungrounded or report.scope_corrections:
+        if (
+            report.safety_corrections
+            or report.dropped_ungrounded
+            or report.scope_corrections
+            or report.query_corrections
+        ):
             logger.info(
-                "llm %s: %d safety, %d scope correction(s); %d ungrounded entr(ies) dropped",
+                "llm %s: %d safety, %d scope, %d query correction(s); %d ungrounded entr(ies) "
+                "dropped",
                 operation,
                 report.safety_corrections,
                 report.scope_corrections,
+                report.query_corrections,
                 report.dropped_ungrounded,
             )
 

@@ -33,6 +33,8 @@ class RulesReading:
     """Slugs it found only with this-session scope ("这次不要黑色的")."""
     slot_values: frozenset[str] = frozenset()
     """Casefolded values of the slots it found (a budget, a size)."""
+    query: str = ""
+    """Its search query, negated terms already removed."""
 
     @classmethod
     def from_planner(cls, planner: PlannerOutput) -> RulesReading:
@@ -55,6 +57,7 @@ class RulesReading:
             seen=seen,
             session_only=frozenset(session - long_term),
             slot_values=frozenset(v.casefold() for v in planner.slots.values() if v),
+            query=planner.query,
         )
 
     def with_negated(self, slugs: Iterable[str]) -> RulesReading:
@@ -85,6 +88,7 @@ class GuardReport:
     polarity_corrections: int = 0
     safety_corrections: int = 0
     scope_corrections: int = 0
+    query_corrections: int = 0
     dropped_ungrounded: int = 0
     corrected_slugs: list[str] = field(default_factory=list)
 
@@ -115,12 +119,43 @@ def guard_planner(
             update.update(domain="", strength=Strength.HARD, scope="long_term")
             report.safety_corrections += 1
         stated.append(item.model_copy(update=update) if update else item)
+    constraints = _guard_constraints(planner.constraints, reading, report)
+    query = planner.query
+    dislikes: list[StatedPreference | SessionConstraint] = [
+        *(item for item in stated if item.polarity is Polarity.DISLIKE),
+        *(item for item in constraints if item.polarity is Polarity.DISLIKE),
+    ]
+    refused = [
+        *(word for surface in reading.negated.values() for word in surface),
+        *(keyword for item in dislikes for keyword in item.keywords),
+    ]
+    if _mentions_any(query, refused):
+        # A refused term in the query would be embedded as if wanted (negation collapse):
+        # the rules engine's query has negated terms removed by construction.
+        query = reading.query
+        report.query_corrections += 1
     return planner.model_copy(
         update={
             "stated": _unique(stated, lambda s: (s.polarity, s.category, s.domain, s.slug)),
-            "constraints": _guard_constraints(planner.constraints, reading, report),
+            "constraints": constraints,
+            "query": query,
         }
     )
+
+
+def _mentions_any(text: str, words: Iterable[str]) -> bool:
+    """Whole-word match for ASCII words (so "abs" is not found in "absorbent"), substring
+    match for CJK."""
+    folded = text.casefold()
+    for word in {w.casefold().strip() for w in words}:
+        if not word:
+            continue
+        if word.isascii():
+            if re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", folded):
+                return True
+        elif word in folded:
+            return True
+    return False
 
 
 def guard_curator(
