@@ -14,7 +14,7 @@ SESSION = re.compile(
 )
 COMPARE = re.compile(
     r"比价|比一比|比一下|比较一下|对比|哪个便宜|哪家便宜|哪家更便宜|哪个平台|最便宜|compare|cheapest|"
-    r"which is cheaper|price comparison|best price|lowest price"
+    r"which is cheaper|whichever is cheaper|the cheaper one|哪个更便宜|price comparison|best price|lowest price"
 )
 CHITCHAT = re.compile(
     r"^\s*(?:你好|您好|嗨|谢谢|多谢|好的|好|嗯|哈哈|再见|hi|hello|hey|thanks|thank you|ok|okay|bye)"

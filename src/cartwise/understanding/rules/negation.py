@@ -41,7 +41,7 @@ _NEGATIVE: list[tuple[str, TriggerClass]] = [
         "aversion",
     ),
     (
-        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|don'?t eat|do not eat|don'?t drink|do not drink|don'?t wear|do not wear|never eat|never wear|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
+        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|doesn'?t contain|does not contain|don'?t contain|contains no|free from|don'?t eat|do not eat|don'?t drink|do not drink|don'?t wear|do not wear|never eat|never wear|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
         "refusal",
     ),
 ]
@@ -51,7 +51,7 @@ _POSITIVE: list[tuple[str, TriggerClass]] = [
         "prefer_hard",
     ),
     (
-        r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|倾向于|prefer|love|i like|we like|like\b|a fan of|favorite|favourite|go for|stick with|stick to",
+        r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|倾向于|prefer|love|i like|we like|like\b|big fan of|huge fan of|a fan of|favorite|favourite|go for|stick with|stick to",
         "prefer",
     ),
     (
@@ -88,6 +88,7 @@ _RETRACTION = re.compile(
 _CLAUSE_BREAK = re.compile(
     r"[，。,;；！!？?\n]|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
 )
+_ESPECIALLY = re.compile(r"\s*(?:especially|particularly|above all|尤其是|尤其|特别是)")
 _CONTRAST_WANT = re.compile(r"\binstead\b|换成|改成|换个|rather")
 _ENUM_REST = re.compile(r"(?:\s|\bor\b|\band\b|\bnor\b|和|或者|或|还有|及|的|、)*")
 _NEGATED_PREFIX = re.compile(r"(?:无|不含|零|非)\s?$")
@@ -166,6 +167,8 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             active = (start, "want")  # "no plastic, metal instead"
         elif carried and not triggers and _is_enumeration(clause, in_clause, start):
             active = (start, carried)  # "no plastic, leather or nylon"
+        elif carried in ("prefer", "prefer_hard") and not triggers and _ESPECIALLY.match(clause):
+            active = (start, carried)  # "I love minimalist design, especially white furniture"
         carried = None
         for match in in_clause:
             term = match.first("preference")
@@ -191,6 +194,7 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             scoping.terms.append(ScopedTerm(match, term, stance, trigger_class, index, clause))
             if stance == "dislike":
                 scoping.negated_spans.append((active[0] if active else match.start, match.end))
+            if stance in ("dislike", "like"):
                 carried = trigger_class
     return scoping
 
