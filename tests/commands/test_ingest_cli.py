@@ -86,3 +86,16 @@ def test_bad_input_is_one_clear_line_and_exit_2(
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_file_whose_rows_are_all_refused_exits_1_with_its_report(
+    app: typer.Typer, runner: CliRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(
+        '{"platform": "jd", "item_id": "1", "title": "x", "price": "free"}\n', encoding="utf-8"
+    )
+    result = runner.invoke(app, ["ingest", str(path), "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (report["format"], report["ingested"], report["errors"][0]["line"]) == ("jsonl", 0, 1)

@@ -77,21 +77,33 @@ _CATEGORY_WEIGHT = 3
 _ASCII_WORD = re.compile(r"^[a-z0-9' -]+$")
 
 
-def _compile(keyword: str) -> re.Pattern[str]:
-    # English keywords must match whole words ("ram" is not in "program"); Chinese ones
-    # have no word boundaries, so a substring match is the only option.
-    if _ASCII_WORD.fullmatch(keyword):
-        return re.compile(rf"(?<![a-z0-9]){re.escape(keyword)}(?![a-z0-9])")
-    return re.compile(re.escape(keyword.casefold()))
+def _compile(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """One alternation per domain (one regex pass per text, not one per keyword).
+
+    English keywords must match whole words ("ram" is not in "program"); Chinese ones have
+    no word boundaries, so a substring match is the only option. Longest first, so that
+    "running shoes" is one hit rather than "shoes" alone.
+    """
+    words = sorted((k for k in keywords if _ASCII_WORD.fullmatch(k)), key=len, reverse=True)
+    cjk = sorted(
+        (k.casefold() for k in keywords if not _ASCII_WORD.fullmatch(k)), key=len, reverse=True
+    )
+    parts = []
+    if words:
+        parts.append(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, words))})(?![a-z0-9])")
+    if cjk:
+        parts.append("|".join(map(re.escape, cjk)))
+    return re.compile("|".join(parts))
 
 
-_PATTERNS: dict[Domain, tuple[re.Pattern[str], ...]] = {
-    domain: tuple(_compile(k) for k in keywords) for domain, keywords in _KEYWORDS.items()
+_PATTERNS: dict[Domain, re.Pattern[str]] = {
+    domain: _compile(keywords) for domain, keywords in _KEYWORDS.items()
 }
 
 
-def _hits(text: str, patterns: tuple[re.Pattern[str], ...]) -> int:
-    return sum(1 for pattern in patterns if pattern.search(text))
+def _hits(text: str, pattern: re.Pattern[str]) -> int:
+    """How many different keywords of one domain occur in `text`."""
+    return len(set(pattern.findall(text))) if text else 0
 
 
 def infer_domain(category_raw: str, title: str = "") -> Domain:
@@ -99,8 +111,8 @@ def infer_domain(category_raw: str, title: str = "") -> Domain:
     category = category_raw.casefold()
     name = title.casefold()
     best, best_score = Domain.OTHER, 0
-    for domain, patterns in _PATTERNS.items():
-        score = _CATEGORY_WEIGHT * _hits(category, patterns) + _hits(name, patterns)
+    for domain, pattern in _PATTERNS.items():
+        score = _CATEGORY_WEIGHT * _hits(category, pattern) + _hits(name, pattern)
         if score > best_score:
             best, best_score = domain, score
     return best

@@ -14,7 +14,14 @@ from typing import Protocol
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cartwise.catalog.ingest import Format, IngestReport, ReaderOptions, RowError, read_catalog
+from cartwise.catalog.ingest import (
+    Format,
+    IngestReport,
+    ReaderOptions,
+    RowError,
+    detect_format,
+    read_catalog,
+)
 from cartwise.catalog.product import Product
 from cartwise.log import logger
 from cartwise.recall.embedders.base import Embedder, Matrix
@@ -49,8 +56,9 @@ def ingest_file(
     options = ReaderOptions(
         fx_to_base=settings.fx_to_base, platform=platform, currency=currency, mapping=mapping
     )
+    fmt = fmt or detect_format(path, mapping=mapping)
     products: dict[str, Product] = {}
-    report = IngestReport(path=str(path), format=fmt or "auto")
+    report = IngestReport(path=str(path), format=fmt)
     for item in read_catalog(path, fmt, options):
         report.rows += 1
         if isinstance(item, RowError):

@@ -65,6 +65,9 @@ def ingest(
         typer.echo(json.dumps(report.model_dump(), ensure_ascii=False))
     else:
         _print_report(report)
+    if report.ingested == 0 and report.skipped > 0:
+        # Every row was refused: a script running this must not carry on as if it worked.
+        raise typer.Exit(1)
 
 
 def _run(
