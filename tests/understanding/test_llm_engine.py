@@ -428,6 +428,18 @@ def test_over_budget_rejection_never_becomes_a_brand_dislike(
     assert engine.counters.snapshot()["dropped_entries"] == 1
 
 
+def test_brand_named_in_a_price_complaint_is_not_disliked(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    brand = long_term("xiaomi", category="brand", domain="", keywords=["xiaomi", "小米"])
+    llm_server.script(ScriptedAnswer.json(curator_answer(brand)))
+
+    output = engine.curate(turn_for(engine, "小米这款太贵了，超预算了"))
+
+    assert output.long_term == []
+    assert engine.counters.snapshot()["dropped_entries"] == 1
+
+
 def test_this_session_budget_stays_a_slot(engine: LLMEngine, llm_server: ScriptedLLMServer) -> None:
     message = "这次预算500"
     budget_as_preference = long_term("500", polarity="like", category="budget", domain="")

@@ -3,9 +3,14 @@
 The known failure (seed M7.5, BRIEF §4): a model labels "不要X" a *like*; X then bypasses
 the hard filter and enters the user vector. The rules engine's negation scopes are exact,
 so when it saw a slug inside a negation and the model said like, the entry is corrected to
-a dislike. Two more guards: safety statements (allergies) are forced global and hard, and a
-long-term entry whose slug and keywords appear nowhere in the shopper's words (nor in the
-rules reading) is dropped — that is how "这件超预算了" stays from becoming a brand dislike.
+a dislike. The other guards:
+- safety statements (allergies) are forced global and hard;
+- a refused term left in the search query is replaced by the rules query (an embedding
+  hears "塑料" in "不要塑料");
+- a budget or size "preference" that is this turn's slot is dropped, and a long-term entry
+  the rules engine read as this-session-only becomes a session constraint;
+- a long-term entry naming nothing the shopper said is dropped, and so is a brand dislike
+  in a price or stock complaint ("这件超预算了", "小米这款太贵了").
 """
 
 from __future__ import annotations
@@ -19,6 +24,12 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength,
 from cartwise.understanding.base import CuratorOutput, PlannerOutput, StatedPreference
 
 SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
+# A complaint about price or stock is about that one item, never about its brand (BRIEF §3).
+PRICE_OR_STOCK_CUE = re.compile(
+    r"超预算|超出预算|太贵|贵了|价格太高|缺货|没货|over (?:my |the )?budget|too expensive|"
+    r"too pricey|out of stock|sold out",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -169,6 +180,7 @@ def guard_curator(
     """Correct negated likes, force safety entries global+hard, drop ungrounded entries,
     and never supersede the key an entry of this same answer writes."""
     safety = bool(SAFETY_CUE.search(message))
+    price_complaint = bool(PRICE_OR_STOCK_CUE.search(message))
     folded_message = message.casefold()
     slot_values = frozenset(
         v.casefold()
@@ -178,7 +190,12 @@ def guard_curator(
     entries: dict[str, PreferenceEntry] = {}
     moved: list[SessionConstraint] = []
     for entry in output.long_term:
-        if not _grounded(entry, folded_message, reading):
+        if not _grounded(entry, folded_message, reading) or (
+            price_complaint
+            and entry.category is Category.BRAND
+            and entry.polarity is Polarity.DISLIKE
+            and not reading.is_negated(entry.slug, entry.keywords)
+        ):
             report.dropped_ungrounded += 1
             continue
         if reading.is_slot(entry, slot_values):
