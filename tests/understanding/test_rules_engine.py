@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cartwise.memory.session_state import SessionConstraint, SessionPrefState
+from cartwise.memory.session_state import RejectedOption, SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.understanding.base import (
     CuratorOutput,
@@ -78,7 +78,15 @@ def test_session_budget_is_a_slot_never_a_long_term_entry(engine: RulesEngine) -
     ["这件超预算了", "太贵了，有便宜点的吗", "that one is over my budget", "too expensive"],
 )
 def test_a_price_rejection_never_becomes_a_brand_dislike(engine: RulesEngine, message: str) -> None:
-    session = SessionPrefState(thread="t", category="electronics", slots={"budget_max": "500"})
+    rejected = RejectedOption(
+        platform="jd",
+        item_id="1",
+        title="索尼 WH-1000XM5 头戴式降噪耳机",
+        reason="over budget (2299 > 500 CNY)",
+    )
+    session = SessionPrefState(
+        thread="t", category="electronics", slots={"budget_max": "500"}, rejected_options=[rejected]
+    )
     planner, curated = run(engine, message, session=session)
     assert planner.stated == []
     assert curated.long_term == [] and curated.supersede == []
