@@ -237,8 +237,11 @@ def test_a_store_outage_is_shown_with_retry(
 ) -> None:
     page = zh_page
     register(page, store_down_server)
-    expect(page.locator(".toast-error")).to_have_count(1)
-    expect(page.locator(".toast-error")).to_contain_text("503")
+    expect(page.locator("#memory-panel .error-box")).to_contain_text("HTTP 503")
+    expect(page.locator("#memory-panel .error-box .retry")).to_be_visible()
+    page.locator("#tab-session").click()
+    expect(page.locator("#session-panel .error-box")).to_contain_text("HTTP 503")
+    page.locator("#tab-memory").click()
 
     turn = ask(page, "不要塑料的耳机", expect_state="error")
     error = turn.locator(".error-box")

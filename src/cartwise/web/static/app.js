@@ -3,7 +3,7 @@ import { api, session, setUnauthorizedHandler } from "./api.js";
 import { Chat } from "./chat.js";
 import { toast } from "./dom.js";
 import { applyStatic, lang, onLanguageChange, setLanguage, t } from "./i18n.js";
-import { MemoryPanel, renderSession } from "./memory.js";
+import { MemoryPanel, renderSession, renderSessionError } from "./memory.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -97,7 +97,8 @@ async function loadThread() {
     onSession(thread.state);
     chat.showHistory(thread.messages);
   } catch (error) {
-    if (error.status !== 404) showError(error);
+    // 404: a thread that has no turn yet. Anything else is shown where the state would be.
+    if (error.status !== 404) renderSessionError($("#session-panel"), error, loadThread);
   }
 }
 

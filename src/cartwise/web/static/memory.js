@@ -19,7 +19,15 @@ export class MemoryPanel {
       this.entries = await api.listMemory();
       this.render();
     } catch (error) {
-      this.onError(error);
+      // Shown where the memory would be: an empty panel would read as "nothing remembered".
+      clear(this.root.querySelector(".memory-list")).append(
+        h(
+          "div",
+          { class: "error-box panel-error", role: "alert" },
+          h("p", { class: "error-message" }, error.message),
+          h("button", { type: "button", class: "btn btn-primary btn-small retry", onclick: () => this.refresh() }, t("chat.retry")),
+        ),
+      );
     }
   }
 
@@ -144,6 +152,17 @@ export class MemoryPanel {
 function section(title, content, className, count) {
   const heading = h("h3", {}, title, count ? h("span", { class: "count" }, String(count)) : null);
   return h("section", { class: `session-section ${className}` }, heading, content);
+}
+
+export function renderSessionError(root, error, onRetry) {
+  clear(root.querySelector(".session-body")).append(
+    h(
+      "div",
+      { class: "error-box panel-error", role: "alert" },
+      h("p", { class: "error-message" }, error.message),
+      h("button", { type: "button", class: "btn btn-primary btn-small retry", onclick: onRetry }, t("chat.retry")),
+    ),
+  );
 }
 
 export function renderSession(root, state) {
