@@ -101,10 +101,18 @@ def timed(label: str, call: Callable[[], object], rounds: int) -> list[float]:
     return samples
 
 
-def fill(store: PreferenceStore, entries: list[PreferenceEntry]) -> float:
-    """Store the entries in one replace (embedded in batches); returns entries per second."""
+def fill(store: PreferenceStore, entries: list[PreferenceEntry], label: str) -> float:
+    """Upsert every entry (each embedded once, at write); returns upserts per second."""
+    store.replace_all(USER, [])  # type: ignore[attr-defined]
     start = time.perf_counter()
-    store.replace_all(USER, entries)  # type: ignore[attr-defined]
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(label, total=len(entries))
+        for entry in entries:
+            store.upsert(USER, entry)
+            bar.advance(task)
     return len(entries) / (time.perf_counter() - start)
 
 
@@ -137,8 +145,7 @@ def measure_backend(
     for size in SIZES:
         store = create_preference_store(settings, embedder)
         try:
-            console.print(f"{label}: storing {size} entries")
-            writes = fill(store, synthetic_entries(size))
+            writes = fill(store, synthetic_entries(size), f"{label}: upsert {size} entries")
             blocks = [build_preference_block(store, USER, q, settings=settings) for q in QUERIES]
             tokens = [count_tokens(b) for b in blocks]
             sizes[size] = {
@@ -178,7 +185,7 @@ def render(report: dict[str, Any]) -> str:
         f"{LATENCY_SIZE:,} entries, against a plain full scan (`store.list`) in the same run.",
         "Model: multilingual-e5-small (bundled).",
         "",
-        "| backend | entries | hard dislikes | block tokens (median) | block tokens (max) | stored entries/s |",
+        "| backend | entries | hard dislikes | block tokens (median) | block tokens (max) | upserts/s |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for backend, data in report.items():

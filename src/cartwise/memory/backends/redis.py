@@ -120,6 +120,7 @@ class RedisPreferenceStore(VectorRanking):
     def __init__(self, url: str, embedder: Embedder) -> None:
         super().__init__(embedder)
         self._tag = vector_tag(embedder).encode()
+        self._dim = embedder.dim
         self._redis = RedisConnection(url)
         self._upsert = self._redis.client.register_script(_UPSERT_LUA)
         self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
@@ -245,10 +246,9 @@ class RedisPreferenceStore(VectorRanking):
 
     def _decode(self, value: bytes | None) -> Vector | None:
         """None when the vector is missing or was made by another embedder/recipe."""
-        if not value:
+        if not value or not value.startswith(self._tag + b"\0"):
             return None
-        tag, _, blob = value.partition(b"\0")
-        return decode_vector(blob, self.embedder.dim) if tag == self._tag else None
+        return decode_vector(value[len(self._tag) + 1 :], self._dim)
 
     @staticmethod
     def _parse_or_none(payload: str) -> PreferenceEntry | None:

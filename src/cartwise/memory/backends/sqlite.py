@@ -214,10 +214,11 @@ class SqlitePreferenceStore(VectorRanking):
                 "SELECT key, payload, vector, vector_tag FROM preferences WHERE user = ?", (user,)
             ).fetchall()
         out = []
+        dim = self.embedder.dim
         for key, payload, blob, tag in rows:
             entry = self._parse_or_none(payload)
             if entry is not None:
-                vector = decode_vector(blob, self.embedder.dim) if tag == self._tag else None
+                vector = decode_vector(blob, dim) if tag == self._tag else None
                 out.append(VectorRow(key=key, payload=payload, entry=entry, vector=vector))
         return out
 
