@@ -13,16 +13,32 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from cartwise.errors import ConfigurationError
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState
-from cartwise.memory.store import Polarity, PreferenceEntry, PreferenceStore, Strength
+from cartwise.memory.store import (
+    SLUG_PATTERN,
+    Polarity,
+    PreferenceEntry,
+    PreferenceStore,
+    Strength,
+)
 from cartwise.recall.embedders import create_embedder
 from cartwise.settings import Settings
 from cartwise.understanding import create_engine
-from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts, ReplyItem
+from cartwise.understanding.base import (
+    CuratorOutput,
+    CuratorTurn,
+    PlannerOutput,
+    ReplyFacts,
+    ReplyItem,
+)
 from cartwise.understanding.llm import LLMEngine
+from cartwise.understanding.llm_schema import SLOT_NAME_PATTERN
 from cartwise.understanding.rules.engine import RulesEngine
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
@@ -637,3 +653,90 @@ def test_curator_is_given_the_planner_output_of_the_same_turn(
     assert curator_request["planner"] == planner.model_dump(mode="json")
     assert curator_request["message"] == NO_PLASTIC
     assert llm_server.requests[1]["response_format"]["json_schema"]["name"] == "curator_output"
+
+
+# --- whatever the model answers, nothing invalid comes out ----------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def mutated(answer: dict[str, Any], draw: st.DrawFn) -> dict[str, Any]:
+    """The answer with a few fields (top level or inside its first list items) replaced."""
+    result = json.loads(json.dumps(answer))
+    for _ in range(draw(st.integers(1, 3))):
+        target = result
+        nested = [k for k, v in result.items() if isinstance(v, list) and v]
+        nested_dicts = [k for k, v in result.items() if isinstance(v, dict) and v]
+        where = draw(
+            st.sampled_from(
+                ["top", *(["list"] if nested else []), *(["dict"] if nested_dicts else [])]
+            )
+        )
+        if where == "list":
+            target = result[draw(st.sampled_from(nested))][0]
+        elif where == "dict":
+            target = result[draw(st.sampled_from(nested_dicts))]
+        if isinstance(target, dict) and target:
+            key = draw(st.sampled_from(sorted(target)))
+            target[key] = draw(JSON_VALUES)
+    return result
+
+
+@st.composite
+def planner_answers(draw: st.DrawFn) -> dict[str, Any]:
+    return mutated(planner_answer(), draw)
+
+
+@st.composite
+def curator_answers(draw: st.DrawFn) -> dict[str, Any]:
+    good = curator_answer(
+        long_term("plastic", keywords=["plastic", "塑料"]),
+        slots_patch={"budget_max": "500"},
+    )
+    good["supersede"] = [{"polarity": "like", "category": "material", "slug": "metal"}]
+    return mutated(good, draw)
+
+
+@hyp_settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(answer=planner_answers())
+def test_any_planner_answer_yields_a_valid_plan(
+    answer: dict[str, Any], engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(answer))
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert PlannerOutput.model_validate(planner.model_dump(mode="json")) == planner
+    for item in [*planner.stated, *planner.constraints]:
+        assert SLUG_PATTERN.fullmatch(item.slug)
+    assert all(SLOT_NAME_PATTERN.fullmatch(name) for name in planner.slots)
+    assert not any(s.polarity is Polarity.LIKE and s.slug == "plastic" for s in planner.stated), (
+        "a negated slug came out as a like"
+    )
+
+
+@hyp_settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(answer=curator_answers())
+def test_any_curator_answer_yields_valid_entries(
+    answer: dict[str, Any], engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(answer))
+
+    output = engine.curate(turn_for(engine, NO_PLASTIC))
+
+    for entry in output.long_term:
+        assert PreferenceEntry.model_validate(entry.model_dump(exclude={"dedup_key"})) == entry
+        assert not (entry.polarity is Polarity.LIKE and entry.slug == "plastic")
+    for key in output.supersede:
+        PreferenceEntry.parse_key(key)
+    assert all(SLOT_NAME_PATTERN.fullmatch(n) for n in output.session_patch.slots_patch)
