@@ -87,7 +87,13 @@ export function productGroups(products, baseCurrency) {
       h(
         "section",
         { class: "platform-group", "aria-label": platformName(platform, lang()), style: `--hue:${platformHue(platform)}` },
-        h("h3", { class: "platform-name" }, h("span", { class: "platform-dot", "aria-hidden": "true" }), platformName(platform, lang()), h("span", { class: "count" }, String(items.length))),
+        h(
+          "h3",
+          { class: "platform-name" },
+          h("span", { class: "platform-dot", "aria-hidden": "true" }),
+          platformName(platform, lang()),
+          h("span", { class: "count" }, String(items.length)),
+        ),
         h("div", { class: "cards" }, items.map((product) => productCard(product, baseCurrency))),
       ),
     ),
@@ -144,7 +150,22 @@ export function personalizationBadge(personalization) {
     const text = likes.length ? t("perso.activeWith", { likes: likes.map((s) => s.replace(/-/g, " ")).join(", ") }) : t("perso.active");
     return h("div", { class: "perso perso-on", "data-active": "true" }, h("span", { class: "perso-dot", "aria-hidden": "true" }), text);
   }
-  return h("div", { class: "perso perso-off", "data-active": "false", title: t("perso.inactiveHelp") }, h("span", { class: "perso-dot", "aria-hidden": "true" }), t("perso.inactive"));
+  return h(
+    "div",
+    { class: "perso perso-off", "data-active": "false", title: t("perso.inactiveHelp") },
+    h("span", { class: "perso-dot", "aria-hidden": "true" }),
+    t("perso.inactive"),
+  );
+}
+
+/** One eliminated candidate: its title, platform and the mechanical reason. */
+export function rejectedItem(option) {
+  return h(
+    "li",
+    {},
+    h("span", { class: "rejected-title" }, option.title),
+    h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${option.reason}`),
+  );
 }
 
 /** The candidates item_picker eliminated this turn, counted by reason, expandable. */
@@ -159,12 +180,18 @@ export function setAside(rejected) {
       "summary",
       {},
       h("span", { class: "set-aside-title" }, t("cards.setAside", { n: rejected.length })),
-      h("ul", { class: "reason-chips" }, [...byReason.entries()].map(([reason, count]) => h("li", { class: "reason-chip" }, reason, h("span", { class: "count" }, String(count))))),
+      h(
+        "ul",
+        { class: "reason-chips" },
+        [...byReason.entries()].map(([reason, count]) =>
+          h("li", { class: "reason-chip" }, reason, h("span", { class: "count" }, String(count))),
+        ),
+      ),
     ),
     h(
       "ul",
       { class: "set-aside-list" },
-      rejected.map((option) => h("li", {}, h("span", { class: "rejected-title" }, option.title), h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${option.reason}`))),
+      rejected.map(rejectedItem),
     ),
   );
 }

@@ -58,7 +58,14 @@ class Turn {
       const state = this.stages[stage];
       let label = t(`stage.${stage}`);
       if (stage === "searching" && this.platforms.size) label = t("stage.searchingN", { n: this.platforms.size });
-      this.activityEl.append(h("li", { class: `stage stage-${state}`, "data-stage": stage, "data-state": state }, h("span", { class: "stage-icon", "aria-hidden": "true" }), label));
+      this.activityEl.append(
+        h(
+          "li",
+          { class: `stage stage-${state}`, "data-stage": stage, "data-state": state },
+          h("span", { class: "stage-icon", "aria-hidden": "true" }),
+          label,
+        ),
+      );
     }
     if (this.elapsed !== null) {
       this.activityEl.append(h("li", { class: "stage stage-time" }, t("stage.done", { s: (this.elapsed / 1000).toFixed(1) })));
@@ -91,8 +98,25 @@ class Turn {
           "div",
           { class: `remembered ${this.undone ? "is-undone" : ""}`, role: "status" },
           h("span", { class: "remembered-icon", "aria-hidden": "true" }, "✓"),
-          h("span", { class: "remembered-text" }, this.undone ? t("remembered.undone") : [h("strong", {}, t("remembered.prefix")), " ", added.join("、"), replaced.length ? ` · ${t("remembered.replaced", { old: replaced.join("、") })}` : ""]),
-          this.undone ? null : h("button", { type: "button", class: "btn btn-ghost btn-small undo", "aria-label": t("remembered.undoLabel"), onclick: () => onUndo(this) }, t("remembered.undo")),
+          h(
+            "span",
+            { class: "remembered-text" },
+            this.undone
+              ? t("remembered.undone")
+              : [
+                  h("strong", {}, t("remembered.prefix")),
+                  " ",
+                  added.join("、"),
+                  replaced.length ? ` · ${t("remembered.replaced", { old: replaced.join("、") })}` : "",
+                ],
+          ),
+          this.undone
+            ? null
+            : h(
+                "button",
+                { type: "button", class: "btn btn-ghost btn-small undo", "aria-label": t("remembered.undoLabel"), onclick: () => onUndo(this) },
+                t("remembered.undo"),
+              ),
         ),
       );
     }
@@ -292,7 +316,12 @@ export class Chat {
       messages.map((m) =>
         m.role === "user"
           ? h("div", { class: "msg msg-user" }, h("div", { class: "bubble" }, m.content))
-          : h("div", { class: "msg msg-assistant" }, h("div", { class: "avatar", "aria-hidden": "true" }, "C"), h("div", { class: "msg-body" }, h("div", { class: "bubble" }, m.content))),
+          : h(
+              "div",
+              { class: "msg msg-assistant" },
+              h("div", { class: "avatar", "aria-hidden": "true" }, "C"),
+              h("div", { class: "msg-body" }, h("div", { class: "bubble" }, m.content)),
+            ),
       ),
     );
     this.log.classList.add("has-turns");

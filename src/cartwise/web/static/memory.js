@@ -1,8 +1,9 @@
 // The memory panel (long-term preferences the shopper can see, edit and delete) and the
 // session panel (P_t of the current thread).
 import { api } from "./api.js";
-import { clear, h, platformName, toast } from "./dom.js";
-import { lang, preferenceLabel, t } from "./i18n.js";
+import { rejectedItem } from "./cards.js";
+import { clear, h, toast } from "./dom.js";
+import { preferenceLabel, t } from "./i18n.js";
 
 const CATEGORY_ORDER = ["material", "brand", "color", "style", "size", "budget", "other"];
 
@@ -102,7 +103,12 @@ export class MemoryPanel {
       { class: "pref-editor", "aria-label": t("memory.edit", { label: preferenceLabel(entry) }) },
       h("label", {}, h("span", {}, t("memory.polarity")), select("polarity", entry.polarity, [["like", t("polarity.like")], ["dislike", t("polarity.dislike")]])),
       h("label", {}, h("span", {}, t("memory.strength")), select("strength", entry.strength, [["hard", t("strength.hard")], ["soft", t("strength.soft")]])),
-      h("label", {}, h("span", {}, t("memory.domain")), h("input", { name: "domain", value: entry.domain, "aria-label": t("memory.domain"), pattern: "[a-z0-9]+(-[a-z0-9]+)*", autocomplete: "off" })),
+      h(
+        "label",
+        {},
+        h("span", {}, t("memory.domain")),
+        h("input", { name: "domain", value: entry.domain, "aria-label": t("memory.domain"), pattern: "[a-z0-9]+(-[a-z0-9]+)*", autocomplete: "off" }),
+      ),
       h("p", { class: "pref-keywords" }, `${t("memory.keywords")}: ${(entry.keywords || []).join(", ") || "—"}`),
       h(
         "div",
@@ -167,9 +173,10 @@ export function renderSessionError(root, error, onRetry) {
 
 export function renderSession(root, state) {
   const body = clear(root.querySelector(".session-body"));
+  const lists = ["constraints", "rejected_options", "open_questions", "decisions_made"];
   const empty =
     !state ||
-    !(state.current_intent || state.category || Object.keys(state.slots || {}).length || (state.constraints || []).length || (state.rejected_options || []).length || (state.open_questions || []).length || (state.decisions_made || []).length);
+    !(state.current_intent || state.category || Object.keys(state.slots || {}).length || lists.some((name) => (state[name] || []).length));
   if (empty) {
     body.append(h("p", { class: "empty-note" }, t("session.empty")));
     return;
@@ -179,13 +186,24 @@ export function renderSession(root, state) {
   }
   const slots = Object.entries(state.slots || {});
   if (slots.length) {
-    body.append(section(t("session.slots"), h("dl", { class: "slots" }, slots.map(([name, value]) => [h("dt", {}, name.replace(/_/g, " ")), h("dd", {}, value)])), "session-slots"));
+    const facts = slots.map(([name, value]) => [h("dt", {}, name.replace(/_/g, " ")), h("dd", {}, value)]);
+    body.append(section(t("session.slots"), h("dl", { class: "slots" }, facts), "session-slots"));
   }
   if ((state.constraints || []).length) {
     body.append(
       section(
         t("session.constraints"),
-        h("ul", { class: "chips" }, state.constraints.map((c) => h("li", { class: `pref-chip static ${c.polarity} ${c.strength}` }, h("span", { class: "pref-main" }, h("span", { class: "pref-label" }, preferenceLabel(c)))))),
+        h(
+          "ul",
+          { class: "chips" },
+          state.constraints.map((c) =>
+            h(
+              "li",
+              { class: `pref-chip static ${c.polarity} ${c.strength}` },
+              h("span", { class: "pref-main" }, h("span", { class: "pref-label" }, preferenceLabel(c))),
+            ),
+          ),
+        ),
         "session-constraints",
       ),
     );
@@ -195,14 +213,15 @@ export function renderSession(root, state) {
     body.append(
       section(
         t("session.rejected"),
-        h("ul", { class: "rejected" }, recent.map((r) => h("li", {}, h("span", { class: "rejected-title" }, r.title), h("span", { class: "rejected-meta" }, `${platformName(r.platform, lang())} · ${r.reason}`)))),
+        h("ul", { class: "rejected" }, recent.map(rejectedItem)),
         "session-rejected",
         state.rejected_options.length,
       ),
     );
   }
   if ((state.decisions_made || []).length) {
-    body.append(section(t("session.decisions"), h("ul", { class: "questions decisions" }, state.decisions_made.map((d) => h("li", {}, d.text))), "session-decisions"));
+    const decisions = state.decisions_made.map((d) => h("li", {}, d.text));
+    body.append(section(t("session.decisions"), h("ul", { class: "questions decisions" }, decisions), "session-decisions"));
   }
   if ((state.open_questions || []).length) {
     body.append(section(t("session.questions"), h("ul", { class: "questions" }, state.open_questions.map((q) => h("li", {}, q))), "session-questions"));
