@@ -100,10 +100,13 @@ class _SqliteDatabase:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # Also after a failed COMMIT: a transaction left open would make every
+                # later BEGIN fail on this connection.
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
 
     @contextmanager
     def _translate(self) -> Iterator[None]:
