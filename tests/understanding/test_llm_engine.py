@@ -360,6 +360,18 @@ def test_fallback_logs_name_the_reason_but_never_the_users_words(
     assert "塑料" not in caplog.text and "耳机" not in caplog.text
 
 
+def test_invented_keys_are_not_echoed_into_logs(
+    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    llm_server.script(ScriptedAnswer.json({**planner_answer(), "不要塑料的耳机": True}))
+
+    with caplog.at_level(logging.INFO, logger="cartwise"):
+        engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert "fields <key>" in caplog.text
+    assert "塑料" not in caplog.text
+
+
 # --- the guards ----------------------------------------------------------------------------
 
 

@@ -50,6 +50,7 @@ FallbackReason = Literal[
 ]
 JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 READING_CACHE_SIZE = 64
+LOGGABLE_LOCATION = re.compile(r"[a-z_]{1,32}|\d{1,4}")
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 
 
@@ -343,13 +344,19 @@ def _classify_client_error(exc: Exception) -> LLMFailure:
 def _classify_validation_error(exc: ValidationError | InvalidPreference) -> LLMFailure:
     if isinstance(exc, InvalidPreference):
         return LLMFailure("invalid", f"field {exc.field}")
-    locations = [".".join(str(part) for part in error["loc"]) for error in exc.errors()]
+    locations = [".".join(_loggable(part) for part in error["loc"]) for error in exc.errors()]
     supplied_key = any(
         error["type"] == "extra_forbidden" and error["loc"] and error["loc"][-1] in KEY_FIELD_NAMES
         for error in exc.errors()
     )
     reason: FallbackReason = "supplied_key" if supplied_key else "invalid"
     return LLMFailure(reason, "fields " + ", ".join(locations[:8]))
+
+
+def _loggable(part: str | int) -> str:
+    """A location part, unless it is a key the model invented (which may echo user text)."""
+    text = str(part)
+    return text if LOGGABLE_LOCATION.fullmatch(text) else "<key>"
 
 
 def _answer_object(raw: object) -> dict[str, Any]:
