@@ -200,3 +200,18 @@ def test_llm_engine_answers_are_guarded_in_the_output(
     assert entry["dedup_key"] == "dislike:material:electronics:plastic"
     assert output["curator"]["session_patch"]["current_intent"] == "买耳机"
     assert len(server.requests) == 2
+
+
+def test_summary_tells_when_the_rules_engine_answered_for_the_llm(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with ScriptedLLMServer([ScriptedAnswer.http_error(500), ScriptedAnswer.text("oops")]) as server:
+        monkeypatch.setenv("ENGINE", "llm")
+        monkeypatch.setenv("LLM_BASE_URL", server.base_url)
+        get_settings.cache_clear()
+
+        code, out, _ = run(app, "不要塑料的耳机")
+
+    assert code == 0
+    assert "plastic" in out
+    assert "the rules engine answered instead (http_error ×1, malformed_json ×1)" in out

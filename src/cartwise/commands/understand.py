@@ -69,6 +69,7 @@ def understand(
         typer.echo(json.dumps(result, ensure_ascii=False))
     else:
         print_summary(result)
+        print_engine_notes(engine)
 
 
 class Dialogue:
@@ -206,3 +207,31 @@ def print_summary(result: dict[str, Any]) -> None:
         console.print(f"[bold]answered[/bold] {question}")
     for decision in patch["decisions_made"]:
         console.print(f"[bold]decision[/bold] {decision}")
+
+
+def print_engine_notes(engine: Engine) -> None:
+    """With the llm engine: which calls the rules engine answered, and what it corrected."""
+    counters = getattr(engine, "counters", None)
+    snapshot = getattr(counters, "snapshot", None)
+    if not callable(snapshot):
+        return
+    numbers = snapshot()
+    fallbacks = numbers.get("fallbacks", {})
+    if fallbacks:
+        reasons = ", ".join(f"{reason} ×{count}" for reason, count in sorted(fallbacks.items()))
+        typer.echo(f"llm: the rules engine answered instead ({reasons})")
+    corrections = {
+        name: numbers[name]
+        for name in (
+            "polarity_corrections",
+            "safety_corrections",
+            "scope_corrections",
+            "query_corrections",
+            "dropped_entries",
+        )
+        if numbers.get(name)
+    }
+    if corrections:
+        typer.echo(
+            "llm: " + ", ".join(f"{n.replace('_', ' ')} {c}" for n, c in corrections.items())
+        )
