@@ -32,7 +32,20 @@ def test_healthz_and_readyz(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok", "checks": {}}
     ready = client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json()["checks"] == {"accounts": "ok", "preferences": "ok", "sessions": "ok"}
+    assert ready.json()["checks"] == {
+        "accounts": "ok",
+        "preferences": "ok",
+        "sessions": "ok",
+        "index": "ok: 0 products",
+    }
+
+
+def test_openapi_and_web_page_are_served(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "/api/agent" in schema["paths"]
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
 
 
 def test_metrics_exposes_every_metric(client: TestClient) -> None:

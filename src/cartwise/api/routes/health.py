@@ -24,7 +24,8 @@ def healthz() -> HealthPublic:
 
 @router.get("/readyz", response_model=HealthPublic)
 def readyz(state: StateDep) -> JSONResponse:
-    """Every backend answers: accounts, preference and session stores, the product index."""
+    """Every backend answers: accounts, preference and session stores, the product index
+    (whose product count is reported; an empty catalog serves, it just finds nothing)."""
     checks: dict[str, str] = {}
     try:
         state.accounts.exists(PROBE_USER)
@@ -37,10 +38,11 @@ def readyz(state: StateDep) -> JSONResponse:
         checks["preferences"] = "ok"
         deps.sessions.owner(PROBE_USER)
         checks["sessions"] = "ok"
+        checks["index"] = f"ok: {deps.recall.count()} products"
     except CartwiseError as exc:
-        checks.setdefault("preferences", str(exc))
-        checks["sessions"] = checks.get("sessions", str(exc))
-    ready = all(value == "ok" for value in checks.values())
+        for name in ("preferences", "sessions", "index"):
+            checks.setdefault(name, str(exc))
+    ready = all(value.startswith("ok") for value in checks.values())
     body = HealthPublic(status="ok" if ready else "unavailable", checks=checks)
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
