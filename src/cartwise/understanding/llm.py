@@ -4,7 +4,8 @@ Every call can fail — HTTP error, timeout, malformed JSON, a value that does n
 (wrong enum, bad slug, a supplied key). Each failure falls back to the rules engine's answer
 for that one call and is counted by reason; nothing invalid is ever returned. After a
 successful answer the guards in `llm_guard` cross-check it against the rules engine's
-reading of the same message (polarity, safety, grounding).
+reading of the same message (polarity, query, safety, scope, grounding). `counters` holds
+what happened, for /metrics and the eval report.
 """
 
 from __future__ import annotations
