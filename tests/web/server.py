@@ -97,3 +97,23 @@ def start_server(app: FastAPI, port: int = 0) -> RunningServer:
                 raise RuntimeError("/healthz never answered 200")
             time.sleep(0.02)
     return RunningServer(server=server, thread=thread, url=url)
+
+
+def main() -> None:
+    """Serve the real app over a freshly indexed demo catalog, for working on the page:
+    `.venv/bin/python -m tests.web.server [PORT]` (Ctrl-C stops it)."""
+    import signal
+    import tempfile
+
+    from cartwise.api.main import create_app
+
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8201
+    home = Path(tempfile.mkdtemp(prefix="cartwise-web-")) / "home"
+    server = start_server(create_app(indexed_settings(home)), port=port)
+    print(f"serving {server.url} (data in {home})", flush=True)
+    signal.sigwait({signal.SIGINT, signal.SIGTERM})
+    server.stop()
+
+
+if __name__ == "__main__":
+    main()
