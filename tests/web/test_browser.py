@@ -222,11 +222,30 @@ def test_english_flow_on_a_phone(en_phone_page: Page, live_server: RunningServer
     expect(page.locator("#app-view")).to_be_visible()
 
 
-def test_undo_forgets_what_the_turn_remembered(zh_page: Page, live_server: RunningServer) -> None:
+def test_undo_and_keyboard_use_of_the_memory_panel(
+    zh_page: Page, live_server: RunningServer
+) -> None:
     page = zh_page
     register(page, live_server)
+    expect(page.locator("#chat-input")).to_be_focused()
     turn = ask(page, "不要塑料的耳机")
-    expect(memory_chip(page, "dislike:material:electronics:plastic")).to_be_visible()
+    chip = memory_chip(page, "dislike:material:electronics:plastic")
+    expect(chip).to_be_visible()
+
+    # Keyboard only: open the chip's editor, land in its first field, close it with Escape.
+    chip.locator(".pref-main").focus()
+    page.keyboard.press("Enter")
+    expect(chip.locator(".pref-editor select[name=polarity]")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(chip.locator(".pref-editor")).to_have_count(0)
+    expect(chip.locator(".pref-main")).to_be_focused()
+    page.locator("#tab-memory").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#tab-session")).to_be_focused()
+    expect(page.locator("#session-panel")).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#memory-panel")).to_be_visible()
+
     turn.get_by_role("button", name="撤销本轮记住的内容").click()
     expect(turn.locator(".remembered")).to_contain_text("已撤销")
     expect(page.locator("#memory-panel .pref-chip")).to_have_count(0)

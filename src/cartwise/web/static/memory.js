@@ -93,6 +93,7 @@ export class MemoryPanel {
     this.editing = this.editing === entry.dedup_key ? null : entry.dedup_key;
     this.render();
     if (this.editing) this.root.querySelector(".pref-editor select")?.focus();
+    else this.root.querySelector(`.pref-chip[data-key="${CSS.escape(entry.dedup_key)}"] .pref-main`)?.focus();
   }
 
   editor(entry) {
@@ -118,7 +119,9 @@ export class MemoryPanel {
       ),
     );
     form.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.toggleEditor(entry);
+      if (event.key !== "Escape") return;
+      event.stopPropagation(); // close the editor, not the phone sheet around it
+      this.toggleEditor(entry);
     });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
