@@ -12,6 +12,7 @@ from cartwise.memory.injector import (
     count_tokens,
     dislike_exclude_terms,
     keyword_fallbacks,
+    preference_context,
 )
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
@@ -130,3 +131,16 @@ def test_dislike_without_keywords_falls_back_to_its_phrase_with_warning_and_coun
 )
 def test_count_tokens_estimate(text: str, tokens: int) -> None:
     assert count_tokens(text) == tokens
+
+
+def test_preference_context_is_the_three_views_from_one_read(
+    store: PreferenceStore, tuned: Settings
+) -> None:
+    _seed_mixed(store)
+    store.upsert(USER, make_preference("rubber", domain="electronics", keywords=["rubber"]))
+
+    for query in QUERIES:
+        context = preference_context(store, USER, query, settings=tuned)
+        assert context.block == build_preference_block(store, USER, query, settings=tuned)
+        assert context.profile == build_user_profile(store, USER, query, settings=tuned)
+        assert context.exclude_terms == dislike_exclude_terms(store, USER, query, settings=tuned)

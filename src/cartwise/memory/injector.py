@@ -8,7 +8,8 @@
   very thing the shopper refuses towards them.
 - `dislike_exclude_terms`: the keywords item_picker filters on.
 
-Each function reads the store once (`rank_relevant` over every entry: one query embedding).
+Each function reads the store once (`rank_relevant` over every entry: one query embedding);
+`preference_context` gives all three from a single read, for the once-per-turn entry point.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
@@ -29,11 +31,13 @@ from cartwise.memory.store import (
 from cartwise.settings import Settings
 
 __all__ = [
+    "PreferenceContext",
     "build_preference_block",
     "build_user_profile",
     "count_tokens",
     "dislike_exclude_terms",
     "keyword_fallbacks",
+    "preference_context",
 ]
 
 # rank_relevant takes a top-k; the injector needs every entry scored, so it asks for all.
@@ -65,7 +69,53 @@ def build_preference_block(
     store: PreferenceStore, user: str, query: str, *, settings: Settings
 ) -> str:
     """Compact text of the shopper's preferences for this query ('' when there are none)."""
+    return _block(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+
+
+def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
+    """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
+    query, most relevant first, at most `preference_top_k`. '' when there are none."""
+    return _profile(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+
+
+def dislike_exclude_terms(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings
+) -> list[str]:
+    """Keywords item_picker must not let through: every global hard dislike plus the
+    domain-scoped hard dislikes relevant to the query. Soft dislikes only steer ranking
+    (`Strength.SOFT`: "a leaning"), so they are not filter terms.
+
+    A dislike without keywords falls back to its slug's words (the whole phrase), with a
+    warning and a count in `keyword_fallbacks`."""
+    return _exclude_terms(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+
+
+@dataclass(frozen=True)
+class PreferenceContext:
+    """All three views of one turn's preferences."""
+
+    block: str
+    """`build_preference_block`'s text."""
+    profile: str
+    """`build_user_profile`'s text."""
+    exclude_terms: list[str]
+    """`dislike_exclude_terms`' keywords."""
+
+
+def preference_context(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings
+) -> PreferenceContext:
+    """The block, the profile and the exclude terms from ONE read of the store (one scan,
+    one query embedding) instead of three; same rules as the three functions."""
     scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    return PreferenceContext(
+        block=_block(scored, settings),
+        profile=_profile(scored, settings),
+        exclude_terms=_exclude_terms(scored, settings),
+    )
+
+
+def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     hard_dislikes = [s.entry for s in scored if s.entry.is_hard_dislike]
     rest = _relevant(
         [s for s in scored if not s.entry.is_hard_dislike],
@@ -89,10 +139,7 @@ def build_preference_block(
     return "\n".join(lines)
 
 
-def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
-    """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
-    query, most relevant first, at most `preference_top_k`. '' when there are none."""
-    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+def _profile(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     likes = [
         s.entry
         for s in scored
@@ -102,16 +149,7 @@ def build_user_profile(store: PreferenceStore, user: str, query: str, *, setting
     return "; ".join(_profile_phrase(e) for e in likes)
 
 
-def dislike_exclude_terms(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
-) -> list[str]:
-    """Keywords item_picker must not let through: every global hard dislike plus the
-    domain-scoped hard dislikes relevant to the query. Soft dislikes only steer ranking
-    (`Strength.SOFT`: "a leaning"), so they are not filter terms.
-
-    A dislike without keywords falls back to its slug's words (the whole phrase), with a
-    warning and a count in `keyword_fallbacks`."""
-    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> list[str]:
     terms: list[str] = []
     for item in scored:
         entry = item.entry
