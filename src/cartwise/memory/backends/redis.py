@@ -135,7 +135,8 @@ class RedisPreferenceStore(VectorRanking):
         deletes = sorted(k for k in retire if k != entry.dedup_key)
         keys = self._keys(user)
         with self._redis.guard():
-            pipe = self._redis.client.pipeline(transaction=False)
+            # MULTI: entry and vector from one snapshot, so a reused vector matches its text.
+            pipe = self._redis.client.pipeline(transaction=True)
             pipe.hget(keys[0], entry.dedup_key)
             pipe.hget(keys[1], entry.dedup_key)
             raw_payload, raw_vector = pipe.execute()
