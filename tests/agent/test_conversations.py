@@ -57,7 +57,8 @@ def fresh() -> str:
 
 
 async def say(deps: AgentDeps, user: str, thread: str, message: str) -> TurnResult:
-    return await run_agent(deps, user=user, thread=thread, message=message)
+    """Thread ids are global (a thread has one owner), so they are scoped by the user here."""
+    return await run_agent(deps, user=user, thread=f"{user}-{thread}", message=message)
 
 
 def full_text(deps: AgentDeps, product: ProductOut) -> str:
@@ -126,9 +127,10 @@ async def test_over_budget_items_are_rejected_with_reason_and_no_dislike_is_stor
     assert over and all(
         re.fullmatch(r"over budget \(\d+(\.\d+)? > 300 CNY\)", r.reason) for r in over
     )
-    assert {(r.platform, r.item_id) for r in over} <= {
-        (r.platform, r.item_id) for r in result.memory.session.rejected_options
-    }
+    # Folded into P_t at the end of the run (capped: the most recent ones are kept).
+    kept = result.memory.session.rejected_options
+    assert kept[-1] == result.rejected[-1]
+    assert len(kept) == min(len(result.rejected), agent.settings.session_max_rejected)
     assert not [
         e
         for e in result.memory.long_term

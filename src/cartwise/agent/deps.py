@@ -55,6 +55,11 @@ class QueryMemo:
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         return self._inner.embed_documents(texts)
 
+    def clear(self) -> None:
+        """Forget every remembered vector (benchmarks measure cold turns)."""
+        with self._lock:
+            self._vectors.clear()
+
 
 @dataclass(frozen=True)
 class AgentDeps:

@@ -7,11 +7,30 @@ import asyncio
 from langgraph.runtime import Runtime
 
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.understanding.base import ReplyFacts, ReplyItem
+from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
+
+FILTER_LABELS: dict[Language, dict[str, str]] = {
+    "zh": {
+        "excluded term": "含你排除的材质/元素",
+        "over budget": "超出预算",
+        "under budget minimum": "低于预算下限",
+        "size not available": "没有你的尺码",
+        "out of stock": "缺货",
+    },
+    "en": {
+        "excluded term": "contain something you excluded",
+        "over budget": "over budget",
+        "under budget minimum": "below your minimum price",
+        "size not available": "not in your size",
+        "out of stock": "out of stock",
+    },
+}
+"""Rejection kinds as the reply says them (the exact per-item reasons stay in `rejected`)."""
 
 
 def reply_facts(state: TurnState) -> ReplyFacts:
     plan = state["plan"]
+    labels = FILTER_LABELS[plan.language]
     return ReplyFacts(
         language=plan.language,
         query=state.get("query", ""),
@@ -27,7 +46,9 @@ def reply_facts(state: TurnState) -> ReplyFacts:
             for p in state.get("picks", [])
         ],
         applied=state.get("applied", []),
-        filtered_out=state.get("filtered_out", {}),
+        filtered_out={
+            labels.get(kind, kind): count for kind, count in state.get("filtered_out", {}).items()
+        },
         question=state.get("question", ""),
         personalization=any(state.get("personalization", [])),
     )

@@ -1,0 +1,110 @@
+"""`cartwise ask` through the CLI runner: the documented --json object, --script replay in
+one process, clear errors instead of tracebacks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cartwise.commands import ask as ask_command
+from cartwise.recall.embedders import create_embedder
+from cartwise.recall.service import RecallService
+from cartwise.settings import Settings, get_settings
+from tests.agent.conftest import small_catalog
+
+TURN_FIELDS = {
+    "reply", "language", "products", "price_compare", "personalization", "rejected",
+    "questions", "memory", "timings",
+}  # fmt: skip
+PRODUCT_FIELDS = {
+    "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
+    "image_url", "rating", "score", "score_query", "score_user", "why",
+}  # fmt: skip
+
+
+@pytest.fixture
+def app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[typer.Typer]:
+    monkeypatch.setenv("CARTWISE_HOME", str(settings.cartwise_home))
+    monkeypatch.setenv("EMBEDDER", settings.embedder)
+    get_settings.cache_clear()
+    embedder = create_embedder(settings.embedder)
+    service = RecallService.open(settings, embedder)
+    catalog = small_catalog()
+    service.upsert(catalog, embedder.embed_documents([p.embedding_text() for p in catalog]))
+    service.close()
+    app = typer.Typer()
+    ask_command.register(app)
+    yield app
+    get_settings.cache_clear()
+
+
+def test_ask_json_is_the_documented_turn_result(app: typer.Typer) -> None:
+    result = CliRunner().invoke(
+        app, ["ask", "--user", "ann", "--thread", "t1", "--json", "不要塑料的耳机"]
+    )
+    assert result.exit_code == 0, result.output
+    turn = json.loads(result.stdout)
+    assert set(turn) == TURN_FIELDS
+    assert turn["products"] and set(turn["products"][0]) == PRODUCT_FIELDS
+    assert all("plastic" not in p["title"] for p in turn["products"])
+    assert {"platform", "item_id", "title", "reason"} == set(turn["rejected"][0])
+    assert turn["memory"]["long_term"][0]["dedup_key"] == "dislike:material:electronics:plastic"
+    assert turn["memory"]["session"]["thread"] == "t1"
+    assert {"understanding", "searching", "total"} <= set(turn["timings"])
+
+
+def test_ask_without_json_prints_reply_and_products(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["ask", "--user", "ann", "推荐耳机"])
+    assert result.exit_code == 0, result.output
+    assert "headphones" in result.stdout and "personalization: inactive" in result.stdout
+
+
+def test_script_replays_a_conversation_in_one_process(app: typer.Typer, tmp_path: Path) -> None:
+    script = tmp_path / "conversation.jsonl"
+    lines = [
+        {"user": "ann", "thread": "s1", "message": "我想买跑步鞋"},
+        "not json",
+        {"user": "ann", "thread": "s1", "message": "42"},
+        {"user": "ann", "thread": "s1", "message": ""},
+    ]
+    script.write_text(
+        "\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in lines),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["ask", "--script", str(script)])
+    assert result.exit_code == 0, result.output
+    first, bad, second, empty = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["questions"] and first["memory"]["session"]["open_questions"] == first["questions"]
+    assert bad["line"] == 2 and "error" in bad
+    assert second["memory"]["session"]["slots"]["size"] == "42"
+    assert second["memory"]["session"]["open_questions"] == []
+    assert empty == {"error": "the message is empty: say what you are looking for", "line": 4}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ask", "--user", "ann"], "give a MESSAGE"),
+        (["ask", "headphones"], "give --user"),
+        (["ask", "--user", "ann", "x" * 2001], "limit is 2000"),
+        (["ask", "--script", "/no/such/file.jsonl"], "cannot read script"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_exit_2(
+    app: typer.Typer, args: list[str], message: str
+) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["chat", "--user", "ann"], input="耳机\n/memory\n/quit\n")
+    assert result.exit_code == 0, result.output
+    assert "cartwise>" in result.stdout and "headphones" in result.stdout
+    assert "nothing remembered yet" in result.stdout
