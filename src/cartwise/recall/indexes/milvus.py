@@ -24,7 +24,7 @@ from cartwise.recall.indexes.base import IndexHit, SearchFilters
 
 _INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus]'"
 _MAX_JSON_BYTES = 60000
-_BATCH = 1000
+_BATCH = 4000
 _MAX_LIMIT = 16384  # Milvus' top-k ceiling
 
 
