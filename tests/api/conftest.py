@@ -37,16 +37,20 @@ def api_settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"rate_limit_per_minute": 1000})
 
 
-@pytest.fixture
-def stores(api_settings: Settings) -> Iterator[AgentDeps]:
-    """The real stores and recall service (SQLite, an empty FAISS index). The scripted
-    agent never plans, so no engine is opened."""
-    embedder = create_embedder(api_settings.embedder, api_settings)
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[AgentDeps]:
+    """The real stores (SQLite, and Redis marked `redis`) and recall service (an empty FAISS
+    index). The scripted agent never plans, so no engine is opened."""
+    settings = api_settings
+    if request.param == "redis":
+        url = request.getfixturevalue("clean_redis")
+        settings = api_settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    embedder = create_embedder(settings.embedder, settings)
     deps = AgentDeps(
-        settings=api_settings,
-        preferences=create_preference_store(api_settings, embedder),
-        sessions=create_session_store(api_settings),
-        recall=RecallService.open(api_settings, embedder),
+        settings=settings,
+        preferences=create_preference_store(settings, embedder),
+        sessions=create_session_store(settings),
+        recall=RecallService.open(settings, embedder),
         engine=None,  # type: ignore[arg-type]
         embedder=embedder,
     )
@@ -60,8 +64,8 @@ def agent() -> ScriptedAgent:
 
 
 @pytest.fixture
-def app(api_settings: Settings, stores: AgentDeps, agent: ScriptedAgent) -> FastAPI:
-    return create_app(api_settings, stores, runner=agent)
+def app(stores: AgentDeps, agent: ScriptedAgent) -> FastAPI:
+    return create_app(stores.settings, stores, runner=agent)
 
 
 @pytest.fixture
