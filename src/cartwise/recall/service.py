@@ -141,9 +141,14 @@ class RecallService:
             raise InvalidInput(f"k must be at least 1, got {k}")
         self.check_filters(filters)
         q = self.embedder.embed_query(query)
-        u = self.embedder.embed_query(profile) if profile and profile.strip() else None
-        personalization = u is not None and self.beta > 0
-        request = normalize_vector(q + self.beta * u) if personalization and u is not None else q
+        # No likes (or β = 0): no user vector at all, so nothing of the profile leaks in.
+        u = (
+            self.embedder.embed_query(profile)
+            if profile and profile.strip() and self.beta > 0
+            else None
+        )
+        personalization = u is not None
+        request = normalize_vector(q + self.beta * u) if u is not None else q
 
         depth = max(CANDIDATE_DEPTH, k)
         dense: list[tuple[Product, float]] = []
@@ -161,7 +166,7 @@ class RecallService:
         bm25 = {p.key: s for p, s in lexical}
         items = self.index.vectors([p.key for p, _ in ranked])
         query_scores = items @ q
-        user_scores = items @ u if personalization and u is not None else np.zeros(len(ranked))
+        user_scores = items @ u if u is not None else np.zeros(len(ranked))
         hits = [
             SearchHit(
                 product=product,
