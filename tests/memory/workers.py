@@ -3,6 +3,8 @@ module path, so `spawn` can find them)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -77,23 +79,32 @@ def bulk_generation(generation: int) -> list[PreferenceEntry]:
     ]
 
 
-def write_until_killed(spec: StoreSpec, running: Event) -> None:
-    """Alternate whole-memory replaces and single upserts forever; the test SIGKILLs us."""
+class TrappedEntries(list[PreferenceEntry]):
+    """Entries whose second walk (the one inside the backend's write: SQLite has already
+    deleted the old rows by then) stops halfway, tells the test, and waits to be killed."""
+
+    def __init__(self, entries: list[PreferenceEntry], trapped: Event) -> None:
+        super().__init__(entries)
+        self._trapped = trapped
+        self._walks = 0
+
+    def __iter__(self) -> Iterator[PreferenceEntry]:
+        self._walks += 1
+        for index, entry in enumerate(super().__iter__()):
+            if self._walks == 2 and index == len(self) // 2:
+                self._trapped.set()
+                time.sleep(3600)
+            yield entry
+
+
+def write_until_killed(spec: StoreSpec, trapped: Event) -> None:
+    """Write generation 1 whole, then get SIGKILLed in the middle of writing generation 2."""
     store = spec.open()
-    generation = 0
-    while True:
-        generation += 1
-        store.replace_all(USER, bulk_generation(generation))  # type: ignore[attr-defined]
-        store.upsert(
-            USER,
-            PreferenceEntry.model_validate(
-                {
-                    "polarity": "like",
-                    "category": "color",
-                    "slug": "teal",
-                    "keywords": [f"gen-{generation}"],
-                }
-            ),
-        )
-        if generation == 3:
-            running.set()
+    store.replace_all(USER, bulk_generation(1))  # type: ignore[attr-defined]
+    store.upsert(
+        USER,
+        PreferenceEntry.model_validate(
+            {"polarity": "like", "category": "color", "slug": "teal", "keywords": ["gen-1"]}
+        ),
+    )
+    store.replace_all(USER, TrappedEntries(bulk_generation(2), trapped))  # type: ignore[attr-defined]
