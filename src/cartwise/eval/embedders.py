@@ -199,7 +199,7 @@ def render_report(results: Sequence[EmbedderScores], *, data_dir: Path) -> str:
         "# Embedder choice: dense retrieval quality and throughput",
         "",
         f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `cartwise eval embedders` over "
-        f"`{data_dir.name}/` (exact cosine search, no BM25, no filters).",
+        f"`{data_dir}` (exact cosine search, no BM25, no filters).",
         "",
         "| embedder | dim | zh MRR@10 | zh recall@10 | WebMall recall@20 | WebMall MRR@10 "
         "| docs/s | queries/s |",
