@@ -159,7 +159,7 @@ class VectorRanking(ABC):
 
     def _score_all(self, user: str, query: str) -> list[ScoredPreference]:
         """Every valid entry of the user scored against the query, best first."""
-        rows = self._vector_rows(check_user(user))
+        rows = sorted(self._vector_rows(check_user(user)), key=lambda row: row.key)
         if not rows:
             return []
         stale = [row for row in rows if row.vector is None]
@@ -174,12 +174,12 @@ class VectorRanking(ABC):
             self._store_vectors(user, list(zip(stale, fresh, strict=True)))
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
         scores = matrix @ self._embed_query(query)
-        order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), rows[i].key))
+        order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
         # model_construct: both fields come from already-validated values, and validating
         # 1,000 wrappers per read was a measurable share of the injector's latency.
         return [
             ScoredPreference.model_construct(entry=rows[i].entry, score=float(scores[i]))
-            for i in order
+            for i in order.tolist()
         ]
 
 
