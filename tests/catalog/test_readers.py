@@ -202,3 +202,20 @@ def _read_path(path: Path) -> tuple[list[Product], list[RowError]]:
     return [i for i in items if isinstance(i, Product)], [
         i for i in items if isinstance(i, RowError)
     ]
+
+
+def test_mapping_constants_fill_empty_cells(tmp_path: Path) -> None:
+    source = tmp_path / "feed.jsonl"
+    source.write_text(
+        '{"id": "1", "name": "Drill", "cost": 10, "cur": "GBP"}\n'
+        '{"id": "2", "name": "Saw", "cost": 20, "cur": null}\n',
+        encoding="utf-8",
+    )
+    mapping = tmp_path / "m.yml"
+    mapping.write_text(
+        "constants: {currency: USD}\nfields: {item_id: id, title: name, price: cost, currency: cur}",
+        encoding="utf-8",
+    )
+    opts = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY, mapping=mapping)
+    products = [p for p in read_catalog(source, None, opts) if isinstance(p, Product)]
+    assert [(p.item_id, p.currency) for p in products] == [("1", "GBP"), ("2", "USD")]

@@ -164,9 +164,11 @@ def read_mapped(path: Path, options: ReaderOptions) -> Iterator[Product | RowErr
                 raise RowProblem(record)
             if "__width__" in record:
                 raise RowProblem(f"broken row: {record['__width__']}")
+            extracted = {k: spec.extract(record) for k, spec in mapping.fields.items()}
+            # A constant is the fallback for an empty cell, never overwritten by one.
             fields = {
                 **mapping.constants,
-                **{k: s.extract(record) for k, s in mapping.fields.items()},
+                **{k: v for k, v in extracted.items() if v not in (None, "")},
             }
             fields["platform"] = (
                 options.platform
