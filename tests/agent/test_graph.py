@@ -172,7 +172,8 @@ async def test_price_rejection_never_becomes_a_dislike(make_deps: DepsFactory) -
     assert result.memory.long_term == []
     # The curator never sees tool output: only the user's words and memory.
     turn: CuratorTurn = engine.curated[0]
-    assert "629" not in turn.model_dump_json()
+    seen = turn.model_dump_json()
+    assert "over budget" not in seen and "walnut" not in seen
     assert deps.sessions.get("ann", "t1").slots["budget_max"] == "300"
 
 
@@ -227,3 +228,35 @@ async def test_someone_elses_thread_reads_as_not_found(make_deps: DepsFactory) -
     with pytest.raises(NotFound):
         await run_agent(deps, user="eve", thread="t1", message="headphones")
     assert len(deps.sessions.messages("ann", "t1")) == 2
+
+
+async def test_the_request_domain_is_an_exact_filter(make_deps: DepsFactory) -> None:
+    deps = make_deps(
+        ScriptedEngine(
+            {"mesh things": {"language": "en", "query": "mesh", "domain": "electronics"}}
+        )
+    )
+    result = await run_agent(deps, user="ann", thread="t1", message="mesh things")
+    assert result.products and all("headphones" in p.title for p in result.products)
+
+
+async def test_a_wrong_domain_falls_back_to_an_unfiltered_search(make_deps: DepsFactory) -> None:
+    deps = make_deps(
+        ScriptedEngine(
+            {"running shoes": {"language": "en", "query": "running shoes", "domain": "baby"}}
+        )
+    )
+    result = await run_agent(deps, user="ann", thread="t1", message="running shoes")
+    assert any("shoes" in p.title for p in result.products)
+
+
+async def test_the_reply_names_what_was_excluded_once_in_the_users_language(
+    make_deps: DepsFactory,
+) -> None:
+    engine = ScriptedEngine({"不要塑料的耳机": {**PLASTIC_DISLIKE, "language": "zh"}})
+    deps = make_deps(engine)
+    await run_agent(deps, user="ann", thread="t1", message="不要塑料的耳机")
+    await run_agent(deps, user="ann", thread="t2", message="headphones")
+    assert engine.replied[0].applied == ["排除：塑料"]
+    assert engine.replied[1].applied == ["excluding: plastic"]
+    assert engine.replied[1].filtered_out == {"contain something you excluded": len(PLATFORMS)}

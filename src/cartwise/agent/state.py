@@ -91,6 +91,7 @@ class TurnState(TypedDict, total=False):
     likes: list[str]
     like_terms: list[str]
     exclude_terms: list[str]
+    excluded: dict[str, list[str]]
     preference_block: str
     platforms: list[str]
     filters: SearchFilters

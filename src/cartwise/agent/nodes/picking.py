@@ -3,25 +3,42 @@ whether to ask for a missing slot."""
 
 from __future__ import annotations
 
+import re
+
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
+from cartwise.agent.context import user_profile
 from cartwise.agent.events import elapsed_ms
+from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
-from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
+from cartwise.recall.item_search import search_platforms
 from cartwise.settings import Settings
 from cartwise.understanding.base import Language
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def label(slug: str, keywords: list[str], language: Language) -> str:
+    """How to name a preference to the shopper: a Chinese keyword in a Chinese reply,
+    the slug's words otherwise."""
+    if language == "zh":
+        chinese = next((k for k in keywords if _CJK.search(k)), "")
+        if chinese:
+            return chinese
+    return slug.replace("-", " ")
 
 
 def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) -> list[str]:
     """Human-readable list of what shaped the results (for the reply and the page)."""
     zh = language == "zh"
     facts: list[str] = []
-    if criteria.exclude:
-        terms = "、".join(dict.fromkeys(criteria.exclude.terms))
-        facts.append(f"排除：{terms}" if zh else f"excluding: {terms}")
+    if state.get("excluded"):
+        names = [label(slug, words, language) for slug, words in state["excluded"].items()]
+        facts.append(("排除：" if zh else "excluding: ") + "、".join(dict.fromkeys(names)))
     if state.get("likes"):
         likes = "、".join(state["likes"])
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
@@ -57,6 +74,24 @@ def criteria_for(state: TurnState, settings: Settings) -> PickCriteria:
     )
 
 
+async def search_without_domain(context: RunContext, state: TurnState) -> list[Candidate]:
+    """Nothing in the planner's domain anywhere: the domain was probably wrong, so search
+    once more without it (the profile still comes from the ContextVar)."""
+    filters = state["filters"].model_copy(update={"domains": []})
+    token = user_profile.set(state.get("profile") or None)
+    try:
+        responses = await search_platforms(
+            context.deps.recall,
+            state["query"],
+            state["platforms"],
+            k=context.deps.settings.agent_search_k,
+            filters=filters,
+        )
+    finally:
+        user_profile.reset(token)
+    return [c for response in responses.values() for c in to_candidates(response)]
+
+
 async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
     deps, sink = runtime.context.deps, runtime.context.sink
     timings = {"searching": elapsed_ms(state["search_started_at"])}
@@ -69,6 +104,8 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
 
     language = state["plan"].language
     candidates = state.get("candidates", [])
+    if not candidates and state.get("query") and state["filters"].domains:
+        candidates = await search_without_domain(runtime.context, state)
     async with sink.step("picking", timings):
         criteria = criteria_for(state, deps.settings)
         call_id = await sink.start_tool_call(

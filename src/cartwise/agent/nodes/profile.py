@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.terms import fold, slug_terms
+from cartwise.catalog.product import Domain
 from cartwise.memory.injector import (
     build_preference_block,
     build_user_profile,
@@ -93,6 +94,8 @@ class TurnPreferences:
     likes: list[str] = field(default_factory=list)
     like_terms: list[str] = field(default_factory=list)
     exclude_terms: list[str] = field(default_factory=list)
+    excluded: dict[str, list[str]] = field(default_factory=dict)
+    """Slug → keywords of every dislike behind `exclude_terms` (for telling the shopper)."""
     block: str = ""
 
 
@@ -137,6 +140,11 @@ def collect_preferences(
         exclude_terms=[t for t in exclude_terms if fold(t) not in lifted],
         block=block,
     )
+    applied = {fold(t) for t in prefs.exclude_terms}
+    for entry in memory:
+        forms = {fold(t) for t in slug_terms(entry.slug, entry.keywords)}
+        if entry.polarity is Polarity.DISLIKE and forms & applied:
+            prefs.excluded[entry.slug] = entry.keywords
     fresh_likes: list[str] = []
     items: list[StatedPreference | SessionConstraint] = [
         *plan.stated,
@@ -149,6 +157,7 @@ def collect_preferences(
         terms = slug_terms(item.slug, item.keywords)
         if item.polarity is Polarity.DISLIKE:
             prefs.exclude_terms.extend(terms)
+            prefs.excluded[item.slug] = item.keywords
         else:
             prefs.like_terms.extend(terms)
             if item.slug not in prefs.likes:
@@ -157,6 +166,18 @@ def collect_preferences(
     if fresh_likes:
         prefs.profile = " ".join(p for p in (prefs.profile, *fresh_likes) if p)
     return prefs
+
+
+SEARCHABLE_DOMAINS = {d.value for d in Domain} - {Domain.OTHER.value}
+
+
+def search_filters(plan: PlannerOutput, domain: str) -> SearchFilters:
+    """Exact filters: brands the shopper named, and the request's product domain — a search
+    for headphones on a platform whose headphones were all filtered out must not fall back
+    to gift boxes. (The picker retries without the domain when it finds nothing at all.)"""
+    return SearchFilters(
+        brands=plan.brands, domains=[domain] if domain in SEARCHABLE_DOMAINS else []
+    )
 
 
 async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
@@ -189,9 +210,10 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "likes": prefs.likes,
         "like_terms": prefs.like_terms,
         "exclude_terms": prefs.exclude_terms,
+        "excluded": prefs.excluded,
         "preference_block": prefs.block,
         "platforms": named or available,
-        "filters": SearchFilters(brands=plan.brands),
+        "filters": search_filters(plan, state.get("domain", "")),
         "search_started_at": time.perf_counter(),
         "timings": timings,
     }
