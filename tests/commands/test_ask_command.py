@@ -4,6 +4,7 @@ one process, clear errors instead of tracebacks."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,3 +109,14 @@ def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
     assert result.exit_code == 0, result.output
     assert "cartwise>" in result.stdout and "headphones" in result.stdout
     assert "nothing remembered yet" in result.stdout
+
+
+def test_docs_list_exactly_the_turn_result_and_product_fields() -> None:
+    from cartwise.agent.result import ProductOut, TurnResult
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "ask.md").read_text(encoding="utf-8")
+    tables = docs.split("Each product:")
+    documented = [re.findall(r"^\| `(\w+)` \|", part, flags=re.MULTILINE) for part in tables]
+    assert documented[0] == list(TurnResult.model_fields)
+    assert documented[1] == list(ProductOut.model_fields)
+    assert set(documented[0]) == TURN_FIELDS and set(documented[1]) == PRODUCT_FIELDS
