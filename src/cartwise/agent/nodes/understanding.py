@@ -36,9 +36,13 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     user, thread, message = state["user"], state["thread"], state["message"]
     timings: dict[str, float] = {}
     async with sink.step("understanding", timings):
-        session = deps.sessions.get(user, thread)
-        history = deps.sessions.messages(user, thread)
-        memory = deps.preferences.list(user)
+        session, history, memory = await asyncio.to_thread(
+            lambda: (
+                deps.sessions.get(user, thread),
+                deps.sessions.messages(user, thread),
+                deps.preferences.list(user),
+            )
+        )
         call_id = await sink.start_tool_call("planner", {"message": message})
         plan: PlannerOutput = await asyncio.to_thread(deps.engine.plan, message, session, memory)
         await sink.tool_result(call_id, plan.model_dump(mode="json"))
