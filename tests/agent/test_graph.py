@@ -260,3 +260,13 @@ async def test_the_reply_names_what_was_excluded_once_in_the_users_language(
     assert engine.replied[0].applied == ["排除：塑料"]
     assert engine.replied[1].applied == ["excluding: plastic"]
     assert engine.replied[1].filtered_out == {"contain something you excluded": len(PLATFORMS)}
+
+
+async def test_a_bare_preference_in_a_new_thread_asks_what_to_find(make_deps: DepsFactory) -> None:
+    engine = ScriptedEngine({"I like wood": WOOD_LIKE})
+    deps = make_deps(engine)
+    result = await run_agent(deps, user="ann", thread="t1", message="I like wood")
+    assert result.products == [] and result.questions == []
+    assert engine.replied[0].question.startswith("Noted. What are you looking for?")
+    assert result.memory.session.open_questions == []
+    assert [e.slug for e in result.memory.long_term] == ["wood"]

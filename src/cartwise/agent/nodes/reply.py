@@ -28,6 +28,14 @@ FILTER_LABELS: dict[Language, dict[str, str]] = {
 """Rejection kinds as the reply says them (the exact per-item reasons stay in `rejected`)."""
 
 
+WHAT_TO_FIND: dict[Language, str] = {
+    "zh": "记住了。你想找什么商品？我会按你的偏好来挑。",
+    "en": "Noted. What are you looking for? I will pick with your preferences in mind.",
+}
+"""Said when the message gave nothing to search (a bare preference in a new thread). Not an
+open question: any next message answers it."""
+
+
 def reply_facts(state: TurnState) -> ReplyFacts:
     plan = state["plan"]
     labels = FILTER_LABELS[plan.language]
@@ -49,7 +57,8 @@ def reply_facts(state: TurnState) -> ReplyFacts:
         filtered_out={
             labels.get(kind, kind): count for kind, count in state.get("filtered_out", {}).items()
         },
-        question=state.get("question", ""),
+        question=state.get("question", "")
+        or ("" if state.get("query") else WHAT_TO_FIND[plan.language]),
         personalization=any(state.get("personalization", [])),
     )
 
