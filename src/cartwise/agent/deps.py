@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from cartwise.memory.session_state import SessionStore
@@ -95,25 +96,33 @@ class AgentDeps:
         self.recall.close()
 
 
+READINESS_PROBE_THREAD = "cartwise-readiness-probe"
+
+
 def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> AgentDeps:
-    """Open the configured backends. Raises StoreUnavailable when Redis cannot be reached."""
+    """Open the configured backends and touch each store once, so a dead Redis is a
+    StoreUnavailable now rather than in the middle of someone's turn."""
     from cartwise.memory import create_preference_store, create_session_store
     from cartwise.recall.embedders import create_embedder
     from cartwise.understanding import create_engine
 
-    embedder = QueryMemo(embedder or create_embedder(settings.embedder, settings))
-    sessions = create_session_store(settings)
-    try:
-        preferences = create_preference_store(settings, embedder)
-        recall = RecallService.open(settings, embedder)
-    except BaseException:
-        sessions.close()
-        raise
+    engine = create_engine(settings)
+    memo = QueryMemo(embedder or create_embedder(settings.embedder, settings))
+    with ExitStack() as cleanup:
+        sessions = create_session_store(settings)
+        cleanup.callback(sessions.close)
+        preferences = create_preference_store(settings, memo)
+        cleanup.callback(preferences.close)
+        recall = RecallService.open(settings, memo)
+        cleanup.callback(recall.close)
+        sessions.owner(READINESS_PROBE_THREAD)
+        preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
+        cleanup.pop_all()
     return AgentDeps(
         settings=settings,
         preferences=preferences,
         sessions=sessions,
         recall=recall,
-        engine=create_engine(settings),
-        embedder=embedder,
+        engine=engine,
+        embedder=memo,
     )
