@@ -3,6 +3,7 @@ interface it stands in for."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -38,12 +39,17 @@ class ScriptedAgent:
     "like <slug>" / "dislike <slug>" in a message writes that long-term preference (through
     the real store); every turn patches P_t and appends both messages. The events are the
     ones the real agent emits, in a legal order. `fail_with` raises that error after the
-    reply has started streaming (a mid-run failure)."""
+    reply has started streaming (a mid-run failure). With `gate`, a turn waits for it
+    before remembering; `finished` is set when a turn has written everything."""
 
     PREFERENCE = re.compile(r"\b(like|dislike) ([a-z0-9-]+)")
 
-    def __init__(self, *, fail_with: Exception | None = None) -> None:
+    def __init__(
+        self, *, fail_with: Exception | None = None, gate: threading.Event | None = None
+    ) -> None:
         self.fail_with = fail_with
+        self.gate = gate
+        self.finished = threading.Event()
         self.calls: list[tuple[str, str, str]] = []
 
     async def __call__(
@@ -76,6 +82,8 @@ class ScriptedAgent:
         await send(agui.TextMessageContentEvent(message_id=message_id, delta=reply[10:]))
         await send(agui.TextMessageEndEvent(message_id=message_id))
 
+        if self.gate is not None:
+            await asyncio.to_thread(self.gate.wait, 30)
         await send(agui.StepStartedEvent(step_name="remembering"))
         added = []
         for polarity, slug in self.PREFERENCE.findall(message):
@@ -101,6 +109,7 @@ class ScriptedAgent:
             )
         )
         await send(agui.StepFinishedEvent(step_name="remembering"))
+        self.finished.set()
         return ScriptedTurnResult(reply=reply, timings={"understanding": 1.0, "remembering": 2.0})
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import httpx
 
 from cartwise.agent.deps import AgentDeps
@@ -34,3 +37,28 @@ def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> N
             headers={**headers, "Content-Type": "application/json"},
         )
         assert too_big.status_code == 413
+
+
+def test_a_client_that_disconnects_mid_turn_still_gets_its_memory_written(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    gate = threading.Event()
+    agent = ScriptedAgent(gate=gate)
+    app = create_app(stores.settings, stores, runner=agent)
+    with serving_in_thread(app) as base_url, httpx.Client(base_url=base_url, timeout=30) as client:
+        headers = signup(client, "alice")
+        with client.stream(
+            "POST", "/api/agent", json=run_input("t1", "like wood"), headers=headers
+        ) as response:
+            first = next(response.iter_lines())
+            assert '"RUN_STARTED"' in first
+        # The turn is parked before its memory writes until the server has seen the client go.
+        deadline = time.monotonic() + 30
+        while "cartwise_stream_disconnects_total 1.0" not in client.get("/metrics").text:
+            assert time.monotonic() < deadline, "the server never noticed the disconnect"
+            time.sleep(0.05)
+        assert not agent.finished.is_set()
+        gate.set()
+        assert agent.finished.wait(30), "the turn was abandoned with the connection"
+        assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]
+        assert len(stores.sessions.messages("alice", "t1")) == 2

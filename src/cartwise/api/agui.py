@@ -79,6 +79,7 @@ async def stream_turn(state: ApiState, deps: ServingDeps, turn: TurnRequest) -> 
     queue: asyncio.Queue[BaseEvent | None] = asyncio.Queue()
 
     async def emit(event: BaseEvent) -> None:
+        _count_memory_writes(state, event)
         queue.put_nowait(event)
 
     yield encoder.encode(RunStartedEvent(thread_id=turn.thread, run_id=turn.run_id))
@@ -88,36 +89,52 @@ async def stream_turn(state: ApiState, deps: ServingDeps, turn: TurnRequest) -> 
     )
     _running_turns.add(task)
     task.add_done_callback(_running_turns.discard)
+    task.add_done_callback(lambda done: _record_outcome(state, turn, done, started))
     # Runs after the task's last emit, so the sentinel is always the last item queued.
     task.add_done_callback(lambda _: queue.put_nowait(None))
 
-    while (event := await queue.get()) is not None:
-        _count_memory_writes(state, event)
-        yield encoder.encode(event)
-
-    state.metrics.turn_seconds.observe(time.perf_counter() - started)
     try:
-        result = task.result()
-    except CartwiseError as exc:
-        state.metrics.turns.labels(outcome="error").inc()
-        logger.warning("turn failed on thread %s: %s", turn.thread, exc)
-        yield encoder.encode(RunErrorEvent(message=str(exc), code=type(exc).__name__))
-        return
-    except Exception:
-        state.metrics.turns.labels(outcome="error").inc()
-        logger.exception("turn crashed on thread %s", turn.thread)
+        while (event := await queue.get()) is not None:
+            yield encoder.encode(event)
+    except (asyncio.CancelledError, GeneratorExit):
+        # The client went away. The turn is not cancelled (see _running_turns).
+        state.metrics.disconnects.inc()
+        raise
+
+    error = asyncio.CancelledError() if task.cancelled() else task.exception()
+    if error is None:
+        yield encoder.encode(RunFinishedEvent(thread_id=turn.thread, run_id=turn.run_id))
+    elif isinstance(error, CartwiseError):
+        yield encoder.encode(RunErrorEvent(message=str(error), code=type(error).__name__))
+    else:
         yield encoder.encode(
             RunErrorEvent(
                 message="internal error while answering; the turn was not completed",
                 code="internal_error",
             )
         )
+
+
+def _record_outcome(
+    state: ApiState, turn: TurnRequest, task: asyncio.Task[BaseModel], started: float
+) -> None:
+    """Metrics and logs of a finished turn, whether or not anyone is still listening."""
+    state.metrics.turn_seconds.observe(time.perf_counter() - started)
+    if task.cancelled():
+        state.metrics.turns.labels(outcome="error").inc()
         return
-    state.metrics.turns.labels(outcome="finished").inc()
-    timings = getattr(result, "timings", None)
-    if isinstance(timings, dict):
-        state.metrics.observe_timings(timings)
-    yield encoder.encode(RunFinishedEvent(thread_id=turn.thread, run_id=turn.run_id))
+    error = task.exception()
+    if error is None:
+        state.metrics.turns.labels(outcome="finished").inc()
+        timings = getattr(task.result(), "timings", None)
+        if isinstance(timings, dict):
+            state.metrics.observe_timings(timings)
+        return
+    state.metrics.turns.labels(outcome="error").inc()
+    if isinstance(error, CartwiseError):
+        logger.warning("turn failed on thread %s: %s", turn.thread, error)
+    else:
+        logger.error("turn crashed on thread %s", turn.thread, exc_info=error)
 
 
 def _count_memory_writes(state: ApiState, event: BaseEvent) -> None:

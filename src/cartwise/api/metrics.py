@@ -103,6 +103,11 @@ class ApiMetrics:
             ["module"],
             registry=self.registry,
         )
+        self.disconnects = Counter(
+            "cartwise_stream_disconnects",
+            "Clients that closed an agent stream before the run ended (the turn still finishes).",
+            registry=self.registry,
+        )
         self.rejected_requests = Counter(
             "cartwise_rejected_requests",
             "Requests refused before any work: rate limited (429) or too large (413).",
