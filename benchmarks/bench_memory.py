@@ -200,7 +200,9 @@ def render(report: dict[str, Any]) -> str:
         "always injected in full; everything else only when relevant (top-k above threshold).",
         "Latency: p50 of `build_preference_block` + `build_user_profile` for one query at",
         f"{LATENCY_SIZE:,} entries, against a plain full scan (`store.list`) in the same run.",
-        "Model: multilingual-e5-small (bundled).",
+        "Model: multilingual-e5-small (bundled). Machine: "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run "
+        "(absolute times scale with load; the ratio is measured in the same conditions).",
         "",
         "| backend | entries | hard dislikes | block tokens (median) | block tokens (max) | upserts/s |",
         "|---|---:|---:|---:|---:|---:|",
