@@ -1,0 +1,96 @@
+"""The turn's preferences from every source: stored, this message, this session; retractions
+lift at once; dislikes never reach the profile text. Plus why the profile rides in `Send`."""
+
+from __future__ import annotations
+
+import operator
+from contextvars import ContextVar
+from typing import Annotated, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from cartwise.agent.nodes.profile import TurnPreferences, collect_preferences
+from cartwise.memory.session_state import SessionConstraint
+from cartwise.memory.store import PreferenceEntry
+from cartwise.understanding.base import PlannerOutput
+
+PLASTIC = PreferenceEntry(
+    polarity="dislike", category="material", slug="plastic", strength="hard", keywords=["塑料"]
+)
+WOOD = PreferenceEntry(polarity="like", category="material", slug="wood", keywords=["木质"])
+
+
+def collect(
+    plan: PlannerOutput, constraints: list[SessionConstraint] | None = None
+) -> TurnPreferences:
+    return collect_preferences(
+        profile="wood 木质",
+        liked=[WOOD],
+        exclude_terms=["塑料"],
+        block="",
+        plan=plan,
+        constraints=constraints or [],
+        memory=[PLASTIC, WOOD],
+    )
+
+
+def test_stored_preferences_apply_and_are_named() -> None:
+    prefs = collect(PlannerOutput(query="耳机"))
+    assert prefs.exclude_terms == ["塑料"]
+    assert prefs.excluded == {"plastic": ["塑料"]}
+    assert prefs.likes == ["wood"] and "wood" in prefs.like_terms
+
+
+def test_this_messages_and_this_sessions_preferences_apply_at_once() -> None:
+    plan = PlannerOutput(
+        query="耳机",
+        stated=[
+            {"polarity": "dislike", "category": "color", "slug": "black", "keywords": ["黑色"]}
+        ],
+        constraints=[
+            SessionConstraint(polarity="like", category="style", slug="retro", keywords=["复古"])
+        ],
+    )
+    session = [
+        SessionConstraint(polarity="dislike", category="brand", slug="acme", keywords=["Acme"])
+    ]
+    prefs = collect(plan, session)
+    assert {"黑色", "black", "Acme", "acme", "塑料"} <= set(prefs.exclude_terms)
+    assert "复古" in prefs.like_terms and "retro" in prefs.likes
+    assert "复古" in prefs.profile and "黑色" not in prefs.profile
+
+
+def test_a_retraction_lifts_the_stored_dislike_in_the_same_turn() -> None:
+    prefs = collect(PlannerOutput(query="耳机", retracted=["dislike:material::plastic"]))
+    assert prefs.exclude_terms == [] and prefs.excluded == {}
+    by_short_key = collect(PlannerOutput(query="耳机", retracted=["material:plastic"]))
+    assert by_short_key.exclude_terms == []
+
+
+probe: ContextVar[str] = ContextVar("probe", default="")
+
+
+class _State(TypedDict, total=False):
+    seen: Annotated[list[str], operator.add]
+
+
+def test_langgraph_does_not_carry_a_var_set_in_one_node_into_the_next() -> None:
+    """Why the profile travels in the Send payload: each node runs in its own context copy."""
+
+    def setter(state: _State) -> _State:
+        probe.set("set in node")
+        return {}
+
+    def reader(state: _State) -> _State:
+        return {"seen": [probe.get()]}
+
+    graph = StateGraph(_State)
+    graph.add_node("setter", setter)
+    graph.add_node("reader", reader)
+    graph.add_edge(START, "setter")
+    graph.add_conditional_edges(
+        "setter", lambda s: [Send("reader", {}), Send("reader", {})], ["reader"]
+    )
+    graph.add_edge("reader", END)
+    assert graph.compile().invoke({})["seen"] == ["", ""]
