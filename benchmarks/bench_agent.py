@@ -35,7 +35,8 @@ from cartwise.recall.embedders.cache import CachedEmbedder
 from cartwise.settings import Settings
 
 REPORT = Path(__file__).resolve().parent / "reports" / "agent.md"
-VECTOR_CACHE = Path(tempfile.gettempdir()) / "cartwise-bench-cache" / "embedding_cache.sqlite"
+VECTOR_CACHE = Path(tempfile.gettempdir()) / "cartwise-test-cache" / "e5-embedding-cache.sqlite"
+"""Shared with the agent tests' demo slice (keyed by model and text, so sharing is safe)."""
 
 CONVERSATIONS: list[list[str]] = [
     ["不要塑料的耳机", "推荐头戴式耳机"],
