@@ -28,7 +28,8 @@ from ag_ui.core import (
 from ag_ui.encoder import EventEncoder
 from pydantic import BaseModel
 
-from cartwise.api.deps import ApiState, ServingDeps
+from cartwise.agent.deps import AgentDeps
+from cartwise.api.deps import ApiState
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 
@@ -73,7 +74,7 @@ def parse_turn(run_input: RunAgentInput, *, user: str, max_message_chars: int) -
     return TurnRequest(user=user, thread=thread, run_id=run_input.run_id, message=text)
 
 
-async def stream_turn(state: ApiState, deps: ServingDeps, turn: TurnRequest) -> AsyncIterator[str]:
+async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> AsyncIterator[str]:
     """Run one agent turn and yield its events as SSE frames."""
     encoder = EventEncoder()
     queue: asyncio.Queue[BaseEvent | None] = asyncio.Queue()

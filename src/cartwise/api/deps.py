@@ -18,37 +18,23 @@ from fastapi import Depends, Path, Request
 from fastapi.security import OAuth2PasswordBearer
 from pydantic import BaseModel
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.api.auth import AccountStore, InvalidCredentials, verify_token
 from cartwise.api.limits import RateLimiter
 from cartwise.api.metrics import ApiMetrics
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
-
-
-class ServingDeps(Protocol):
-    """What the API reads from the agent's `AgentDeps` (a frozen dataclass satisfies it)."""
-
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def preferences(self) -> PreferenceStore: ...
-    @property
-    def sessions(self) -> SessionStore: ...
-    @property
-    def recall(self) -> RecallService: ...
-    def close(self) -> None: ...
 
 
 class TurnRunner(Protocol):
     """`cartwise.agent.run.run_agent`'s signature."""
 
     def __call__(
-        self, deps: Any, *, user: str, thread: str, message: str, emit: Emit | None = None
+        self, deps: AgentDeps, *, user: str, thread: str, message: str, emit: Emit | None = None
     ) -> Coroutine[Any, Any, BaseModel]: ...
 
 
@@ -63,9 +49,9 @@ class DepsProvider:
     def __init__(
         self,
         settings: Settings,
-        factory: Callable[[Settings], ServingDeps],
+        factory: Callable[[Settings], AgentDeps],
         *,
-        deps: ServingDeps | None = None,
+        deps: AgentDeps | None = None,
         retry_seconds: float = 5.0,
     ) -> None:
         self._settings = settings
@@ -78,11 +64,11 @@ class DepsProvider:
         self._lock = threading.Lock()
 
     @property
-    def current(self) -> ServingDeps | None:
+    def current(self) -> AgentDeps | None:
         """The open dependencies, without trying to open them."""
         return self._deps
 
-    def get(self) -> ServingDeps:
+    def get(self) -> AgentDeps:
         if self._deps is not None:
             return self._deps
         with self._lock:
@@ -160,21 +146,21 @@ def get_current_user(state: StateDep, token: Annotated[str, Depends(oauth2_schem
 CurrentUser = Annotated[str, Depends(get_current_user)]
 
 
-def get_serving_deps(state: StateDep) -> ServingDeps:
+def get_agent_deps(state: StateDep) -> AgentDeps:
     return state.provider.get()
 
 
-ServingDepsDep = Annotated[ServingDeps, Depends(get_serving_deps)]
+AgentDepsDep = Annotated[AgentDeps, Depends(get_agent_deps)]
 
 
-def get_preferences(deps: ServingDepsDep) -> PreferenceStore:
+def get_preferences(deps: AgentDepsDep) -> PreferenceStore:
     return deps.preferences
 
 
 PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]
 
 
-def get_sessions(deps: ServingDepsDep) -> SessionStore:
+def get_sessions(deps: AgentDepsDep) -> SessionStore:
     return deps.sessions
 
 

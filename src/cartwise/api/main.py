@@ -13,8 +13,9 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from cartwise.agent.deps import AgentDeps, create_deps
 from cartwise.api.auth import AccountStore
-from cartwise.api.deps import ApiState, DepsProvider, ServingDeps, TurnRunner
+from cartwise.api.deps import ApiState, DepsProvider, TurnRunner
 from cartwise.api.errors import install_error_handlers
 from cartwise.api.limits import BodySizeLimit, RateLimiter
 from cartwise.api.metrics import ApiMetrics
@@ -22,13 +23,6 @@ from cartwise.api.routes import agent, auth, health, memory, search, threads
 from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
-
-
-def _create_deps(settings: Settings) -> ServingDeps:
-    from cartwise.agent.deps import create_deps
-
-    deps: ServingDeps = create_deps(settings)
-    return deps
 
 
 def _default_runner() -> TurnRunner:
@@ -48,10 +42,10 @@ def _engine_counters(provider: DepsProvider) -> Mapping[str, Any] | None:
 
 def create_app(
     settings: Settings | None = None,
-    deps: ServingDeps | None = None,
+    deps: AgentDeps | None = None,
     *,
     runner: TurnRunner | None = None,
-    deps_factory: Callable[[Settings], ServingDeps] | None = None,
+    deps_factory: Callable[[Settings], AgentDeps] | None = None,
 ) -> FastAPI:
     """The Cartwise HTTP API.
 
@@ -60,7 +54,7 @@ def create_app(
     `create_deps`) and closes them at shutdown. `runner` is the turn entry point (default:
     `cartwise.agent.run.run_agent`)."""
     settings = settings or get_settings()
-    provider = DepsProvider(settings, deps_factory or _create_deps, deps=deps)
+    provider = DepsProvider(settings, deps_factory or create_deps, deps=deps)
     metrics = ApiMetrics(engine_counters=lambda: _engine_counters(provider))
 
     @asynccontextmanager

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from cartwise.api.deps import CurrentUser, ServingDepsDep, SettingsDep
+from cartwise.api.deps import AgentDepsDep, CurrentUser, SettingsDep
 from cartwise.commands.search import response_json
 from cartwise.memory.injector import build_user_profile
 from cartwise.recall.indexes.base import SearchFilters
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/api", tags=["search"])
 async def search(
     q: Annotated[str, Query(min_length=1, max_length=500)],
     user: CurrentUser,
-    deps: ServingDepsDep,
+    deps: AgentDepsDep,
     settings: SettingsDep,
     platform: Annotated[list[str] | None, Query(max_length=16)] = None,
     k: Annotated[int, Query(ge=1, le=100)] = 10,
