@@ -177,3 +177,22 @@ def test_why_is_written_in_the_users_language() -> None:
         [candidate("a", price=100.0)], PickCriteria(budget=Budget(max_base=300.0)), language="zh"
     )
     assert outcome.picks[0].why == ["在预算内（≤300 CNY）"]
+
+
+def test_a_mention_the_listing_negates_does_not_count() -> None:
+    matcher = TermMatcher.of(["plastic", "塑料"])
+    for negated in (
+        "Plastic-free packaging",
+        "non-plastic frame",
+        "no plastic parts",
+        "无塑料包装",
+        "不含塑料",
+    ):
+        assert matcher.first_match(fold(negated)) is None, negated
+    for kept in (
+        "BPA-free plastic bottle",
+        "plastic cups, plastic-free box",
+        "塑料外壳",
+        "无线 塑料耳机",
+    ):
+        assert matcher.first_match(fold(kept)) is not None, kept

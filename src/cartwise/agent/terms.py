@@ -8,6 +8,10 @@ term, and any one matching is enough.
 ASCII terms match whole words (an optional plural "s"/"es" allowed), so "plastic" catches
 "plastics" and "Plastic case" but not "plasticity"; "wood" does not hit "Hollywood".
 CJK text has no word boundaries, so non-ASCII terms match as substrings.
+
+A mention the listing itself negates does not count: "plastic-free", "non-plastic",
+"no plastic", "无塑料", "不含塑料" say the very thing a shopper who refuses plastic wants
+to hear. ("BPA-free plastic" is still plastic.)
 """
 
 from __future__ import annotations
@@ -56,11 +60,34 @@ class TermMatcher:
         return [t for t in self.terms if contains_term(folded_text, t)]
 
 
+_NEGATED_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:no|non|without|zero|free of)[\s-]*|(?:无|不含|零|非|没有|免)\s*)$"
+)
+_NEGATED_AFTER = re.compile(r"^(?:e?s)?[\s-]*(?:free|less)(?![a-z])")
+_CONTEXT = 12
+
+
+def _negated(text: str, start: int, end: int) -> bool:
+    return bool(
+        _NEGATED_BEFORE.search(text[max(0, start - _CONTEXT) : start])
+        or _NEGATED_AFTER.match(text[end : end + _CONTEXT])
+    )
+
+
 def contains_term(folded_text: str, folded_term: str) -> bool:
-    """Whole-word match for ASCII terms, substring match for CJK and other scripts."""
+    """Whole-word match for ASCII terms, substring match for CJK and other scripts; a
+    mention the listing negates ("plastic-free", "无塑料") does not count."""
     if folded_term.isascii():
-        return _ascii_pattern(folded_term).search(folded_text) is not None
-    return folded_term in folded_text
+        return any(
+            not _negated(folded_text, m.start(), m.end())
+            for m in _ascii_pattern(folded_term).finditer(folded_text)
+        )
+    start = folded_text.find(folded_term)
+    while start != -1:
+        if not _negated(folded_text, start, start + len(folded_term)):
+            return True
+        start = folded_text.find(folded_term, start + 1)
+    return False
 
 
 def slug_terms(slug: str, keywords: Sequence[str]) -> list[str]:
