@@ -7,7 +7,9 @@ then a search, a budget, shoes then a size) for fresh users, `--rounds` times, t
 turn ÷ search means something on a loaded machine.
 
     python -m benchmarks.bench_agent [--rounds 3] [--embedder e5:small] [--home PATH]
-                                     [--store sqlite|redis] [--redis-url URL]
+                                     [--store sqlite|redis|both] [--redis-url URL]
+
+`both` (the default) measures Redis too when CARTWISE_TEST_REDIS_URL is set (`make bench`).
 
 `--home` reuses an indexed Cartwise home (the demo catalog is indexed when it is empty;
 product vectors are cached under the temp dir between runs). Writes
@@ -23,6 +25,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -49,6 +52,8 @@ CONVERSATIONS: list[list[str]] = [
     ["I need running shoes", "size 42"],
 ]
 SEARCHED_TOTAL = "total, turns that showed products"
+K = Settings.model_fields["agent_search_k"].default
+"""Candidates per platform: the shipped default."""
 BASELINE_QUERIES = [
     "耳机",
     "头戴式耳机",
@@ -110,22 +115,39 @@ async def replay(
         deps.close()
 
 
-def write_report(
-    settings: Settings,
-    timings: dict[str, list[float]],
-    baseline: list[float],
-    turns: int,
-    seconds: float,
-) -> str:
-    base50, base95 = percentile(baseline, 0.5), percentile(baseline, 0.95)
-    searched = timings[SEARCHED_TOTAL]
-    total50, total95 = percentile(searched, 0.5), percentile(searched, 0.95)
-    rows = [
-        f"| {stage} | {percentile(values, 0.5):.1f} | {percentile(values, 0.95):.1f} | "
-        f"{statistics.fmean(values) if values else 0:.1f} |"
-        for stage, values in timings.items()
+@dataclass
+class Run:
+    """One backend's measurements."""
+
+    store: str
+    timings: dict[str, list[float]]
+    baseline: list[float]
+    turns: int
+
+
+def _stage_rows(run: Run) -> list[str]:
+    return [
+        f"| {run.store} | {stage} | {percentile(values, 0.5):.1f} | "
+        f"{percentile(values, 0.95):.1f} | {statistics.fmean(values) if values else 0:.1f} |"
+        for stage, values in run.timings.items()
     ]
+
+
+def _ratio_line(run: Run) -> str:
+    base50, base95 = percentile(run.baseline, 0.5), percentile(run.baseline, 0.95)
+    searched = run.timings[SEARCHED_TOTAL]
+    total50, total95 = percentile(searched, 0.5), percentile(searched, 0.95)
+    return (
+        f"- {run.store}: bare `RecallService.search` (all platforms, k={K}) p50 {base50:.1f} ms, "
+        f"p95 {base95:.1f} ms over {len(run.baseline)} searches; a turn that showed products "
+        f"÷ bare search: p50 {total50 / base50 if base50 else 0:.1f}×, "
+        f"p95 {total95 / base95 if base95 else 0:.1f}×."
+    )
+
+
+def write_report(embedder: str, runs: list[Run], seconds: float) -> str:
     load = os.getloadavg()[0]
+    turns = sum(run.turns for run in runs)
     text = "\n".join(
         [
             "# Agent turn latency by stage",
@@ -134,27 +156,23 @@ def write_report(
             f"({os.cpu_count()} CPUs, load average {load:.1f} at the end).",
             "",
             f"{turns} turns through `run_agent` in-process: rules engine, embedder "
-            f"`{settings.embedder}`, store `{settings.store_backend}`, the bundled demo catalog "
-            f"(six platforms, one parallel search each, k={settings.agent_search_k}). "
-            "Conversations: the issue's Chinese and English ones (dislike → search, like → "
-            "search, budget → search, shoes → size), fresh users each round.",
+            f"`{embedder}`, the bundled demo catalog (six platforms, one parallel search "
+            f"each, k={K}). Conversations: the issue's Chinese and English ones (dislike → "
+            "search, like → search, budget → search, shoes → size), fresh users each round.",
             "",
-            "| stage | p50 ms | p95 ms | mean ms |",
-            "|---|---|---|---|",
-            *rows,
+            "| store | stage | p50 ms | p95 ms | mean ms |",
+            "|---|---|---|---|---|",
+            *(row for run in runs for row in _stage_rows(run)),
             "",
-            f"Baseline in the same run: a bare `RecallService.search` (all platforms, "
-            f"k={settings.agent_search_k}) p50 {base50:.1f} ms, p95 {base95:.1f} ms over "
-            f"{len(baseline)} searches.",
-            f"Turn that showed products ÷ bare search: p50 {total50 / base50 if base50 else 0:.1f}×, "
-            f"p95 {total95 / base95 if base95 else 0:.1f}×.",
+            "Baseline, measured in the same run:",
+            "",
+            *(_ratio_line(run) for run in runs),
             "",
             "`searching` spans the parallel per-platform searches (one query and one profile "
-            "embedding per turn thanks to the query memo, which is cleared before every "
-            "measured turn); `remembering` runs after the reply "
-            "has streamed, so the shopper waits for understanding → replying only. Turns "
-            "without a product to search (a bare budget or like) skip the searches. "
-            f"Wall time {seconds:.0f} s.",
+            "embedding per turn thanks to the single-flight query memo, which is cleared "
+            "before every measured turn); `remembering` runs after the reply has streamed, so "
+            "the shopper waits for understanding → replying only. Turns without a product to "
+            f"search (a bare budget or like) skip the searches. Wall time {seconds:.0f} s.",
             "",
         ]
     )
@@ -168,21 +186,31 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embedder", default="e5:small")
     parser.add_argument("--home", type=Path, default=None)
-    parser.add_argument("--store", choices=["sqlite", "redis"], default="sqlite")
+    parser.add_argument("--store", choices=["sqlite", "redis", "both"], default="both")
     parser.add_argument("--redis-url", default=os.environ.get("CARTWISE_TEST_REDIS_URL", ""))
     args = parser.parse_args()
 
+    stores = ["sqlite", "redis"] if args.store == "both" else [args.store]
+    if "redis" in stores and not args.redis_url:
+        if args.store == "redis":
+            raise SystemExit("--store redis needs --redis-url or CARTWISE_TEST_REDIS_URL")
+        stores = ["sqlite"]
     home = args.home or Path(tempfile.mkdtemp(prefix="cartwise-bench-agent-"))
-    overrides = {"store_backend": args.store}
-    if args.store == "redis":
-        overrides["redis_url"] = args.redis_url
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, cartwise_home=home, embedder=args.embedder, **overrides
-    )
-    create_embedder(settings.embedder)  # fail fast on a bad spec
+    create_embedder(args.embedder)  # fail fast on a bad spec
     started = time.perf_counter()
-    timings, baseline, turns = asyncio.run(replay(settings, args.rounds))
-    print(write_report(settings, timings, baseline, turns, time.perf_counter() - started))
+    runs: list[Run] = []
+    for store in stores:
+        settings = Settings(
+            _env_file=None,
+            cartwise_home=home,
+            embedder=args.embedder,
+            store_backend=store,
+            redis_url=args.redis_url or "redis://127.0.0.1:6379/0",
+            agent_search_k=K,
+        )
+        timings, baseline, turns = asyncio.run(replay(settings, args.rounds))
+        runs.append(Run(store, timings, baseline, turns))
+    print(write_report(args.embedder, runs, time.perf_counter() - started))
 
 
 if __name__ == "__main__":
