@@ -37,7 +37,7 @@ MAX_LIKES_COUNTED = 3
 
 @dataclass(frozen=True)
 class Budget:
-    """Budget bounds in the base currency, with the shopper's own wording for reasons."""
+    """Budget bounds, converted to the base currency that `price_base` is in."""
 
     max_base: float | None = None
     min_base: float | None = None

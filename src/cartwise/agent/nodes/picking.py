@@ -94,6 +94,9 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
 
 async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
     deps, sink = runtime.context.deps, runtime.context.sink
+    candidates = state.get("candidates", [])
+    if not candidates and state.get("query") and state["filters"].domains:
+        candidates = await search_without_domain(runtime.context, state)
     timings = {"searching": elapsed_ms(state["search_started_at"])}
     await sink.step_finished("searching")
     personalization = any(state.get("personalization", []))
@@ -103,9 +106,6 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     )
 
     language = state["plan"].language
-    candidates = state.get("candidates", [])
-    if not candidates and state.get("query") and state["filters"].domains:
-        candidates = await search_without_domain(runtime.context, state)
     async with sink.step("picking", timings):
         criteria = criteria_for(state, deps.settings)
         call_id = await sink.start_tool_call(
