@@ -2,8 +2,8 @@
 
 A real uvicorn serves the real agent (rules engine) on the demo catalog. Eight async httpx
 clients, all signed in as ONE shopper (so their memory writes race on the same user), each
-run `--turns` turns on their own thread; every turn states a preference no other turn
-states. Afterwards every write a turn acknowledged (the `memory_updated` event) must be in
+run `--turns` full turns on their own thread ("I like <x>, show me <product>"); every
+turn states a preference no other turn states. Afterwards every write a turn acknowledged (the `memory_updated` event) must be in
 the store: lost = acknowledged - stored. Throughput is compared with the same clients
 hammering `/healthz` in the same run, so the ratio is meaningful on a loaded machine.
 
@@ -40,9 +40,14 @@ REPORT = Path(__file__).resolve().parent / "reports" / "api.md"
 PASSWORD = "bench-password-123"
 
 
+PRODUCTS = ("headphones", "t-shirts", "running shoes", "jackets")
+"""What the turns search for, in rotation: every turn is a full turn (plan, search, pick,
+reply, remember), not a preference-only one."""
+
+
 def stated_preferences() -> list[tuple[str, str]]:
     """(slug, English surface form) for every material and colour the rules engine knows:
-    each turn says "I like <form>", a distinct long-term like."""
+    each turn says "I like <form>, show me <product>", a distinct long-term like."""
     lexicon_file = resources.files("cartwise.understanding.rules").joinpath("data/lexicon.yml")
     lexicon = yaml.safe_load(lexicon_file.read_text(encoding="utf-8"))
     pairs: list[tuple[str, str]] = []
@@ -143,7 +148,10 @@ async def run_bench(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     if needed > len(preferences):
         raise SystemExit(f"only {len(preferences)} distinct preferences; lower --turns/--clients")
     plan = [
-        [f"I like {preferences[c * args.turns + t][1]}" for t in range(args.turns)]
+        [
+            f"I like {preferences[c * args.turns + t][1]}, show me {PRODUCTS[t % len(PRODUCTS)]}"
+            for t in range(args.turns)
+        ]
         for c in range(args.clients)
     ]
 
@@ -228,7 +236,8 @@ def write_report(results: list[dict[str, Any]], args: argparse.Namespace) -> Non
         f"Real uvicorn on 127.0.0.1, real agent (rules engine), demo catalog, embedder "
         f"`{args.embedder}`. {args.clients} concurrent httpx clients signed in as one shopper "
         f"(their memory writes race on one user), {args.turns} turns each on their own "
-        'thread, every turn stating a distinct like ("I like <material/colour>"). Baseline: '
+        'thread, every turn a full turn stating a distinct like ("I like <material/colour>, '
+        'show me <product>"). Baseline: '
         f"the same {args.clients} clients calling `/healthz` in the same run.",
         "",
         "| store | turns | failed | turns/s | turn p50 ms | turn p95 ms | /healthz req/s "

@@ -123,7 +123,7 @@ def test_oversized_message_is_422_and_huge_body_is_413(
     long = "耳机" * api_settings.max_message_chars
     too_long = client.post("/api/agent", json=run_input("t1", long), headers=headers)
     assert too_long.status_code == 422
-    assert "too long" in too_long.json()["detail"]
+    assert f"the limit is {api_settings.max_message_chars}" in too_long.json()["detail"]
     huge = "x" * (api_settings.max_request_bytes + 1)
     too_big = client.post("/api/agent", json=run_input("t1", huge), headers=headers)
     assert too_big.status_code == 413
@@ -187,3 +187,12 @@ def test_turn_metrics_are_recorded(client: TestClient) -> None:
     assert 'cartwise_turn_stage_seconds_count{stage="remembering"} 1.0' in text
     assert 'cartwise_memory_writes_total{kind="added"} 1.0' in text
     assert 'cartwise_turns_total{outcome="finished"} 1.0' in text
+
+
+def test_blank_or_overlong_thread_id_is_422(client: TestClient, agent: ScriptedAgent) -> None:
+    headers = signup(client, "alice")
+    for thread in ("   ", "t" * 500):
+        response = client.post("/api/agent", json=run_input(thread, "hi"), headers=headers)
+        assert response.status_code == 422, thread
+        assert "thread" in response.json()["detail"]
+    assert agent.calls == []

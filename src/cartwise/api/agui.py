@@ -29,11 +29,11 @@ from ag_ui.encoder import EventEncoder
 from pydantic import BaseModel
 
 from cartwise.agent.deps import AgentDeps
+from cartwise.agent.run import validate_turn
 from cartwise.api.deps import ApiState
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
-
-MAX_THREAD_ID_CHARS = 128
+from cartwise.settings import Settings
 
 # Agent tasks outlive a client that disconnects mid-turn: the curator's memory writes must
 # finish whole rather than be cancelled halfway. References are held here until done.
@@ -50,12 +50,9 @@ class TurnRequest:
     message: str
 
 
-def parse_turn(run_input: RunAgentInput, *, user: str, max_message_chars: int) -> TurnRequest:
-    """The turn a RunAgentInput asks for: its last user message. `InvalidInput` when the
-    thread id is unusable or the message is missing, empty or too long."""
-    thread = run_input.thread_id.strip()
-    if not thread or len(thread) > MAX_THREAD_ID_CHARS:
-        raise InvalidInput(f"threadId must be 1-{MAX_THREAD_ID_CHARS} characters")
+def parse_turn(run_input: RunAgentInput, *, user: str, settings: Settings) -> TurnRequest:
+    """The turn a RunAgentInput asks for: its last user message, checked by the agent's own
+    `validate_turn` (so the API and `cartwise ask` refuse exactly the same input)."""
     user_messages = [m for m in run_input.messages if isinstance(m, UserMessage)]
     if not user_messages:
         raise InvalidInput("messages contains no user message")
@@ -64,14 +61,10 @@ def parse_turn(run_input: RunAgentInput, *, user: str, max_message_chars: int) -
         text = content
     else:
         text = "\n".join(part.text for part in content if isinstance(part, TextPart))
-    text = text.strip()
-    if not text:
-        raise InvalidInput("the last user message is empty")
-    if len(text) > max_message_chars:
-        raise InvalidInput(
-            f"message too long: {len(text)} characters; the limit is {max_message_chars}"
-        )
-    return TurnRequest(user=user, thread=thread, run_id=run_input.run_id, message=text)
+    message = validate_turn(settings, user=user, thread=run_input.thread_id, message=text)
+    return TurnRequest(
+        user=user, thread=run_input.thread_id, run_id=run_input.run_id, message=message
+    )
 
 
 async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> AsyncIterator[str]:

@@ -24,7 +24,7 @@ async def run_agent_turn(
 
     Refused before streaming: 422 empty/oversized message, 429 rate limit, 404 a thread
     that belongs to someone else, 503 a store that cannot be reached."""
-    turn = parse_turn(run_input, user=user, max_message_chars=state.settings.max_message_chars)
+    turn = parse_turn(run_input, user=user, settings=state.settings)
     try:
         state.limiter.acquire(user)
     except RateLimited:
