@@ -50,7 +50,9 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
     Raises InvalidInput (InvalidPreference, ValidationError wrapped) when anything is off."""
     try:
         # Re-validate from plain data: an engine may hand back model_construct()ed objects.
-        output = CuratorOutput.model_validate(output.model_dump(exclude_computed_fields=True))
+        output = CuratorOutput.model_validate(
+            output.model_dump(exclude_computed_fields=True, warnings=False)
+        )
     except ValueError as exc:
         raise InvalidInput(f"curator output does not validate: {exc}") from exc
     targets = {key: _check_key(key) for key in output.supersede}
@@ -58,8 +60,10 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
     writes = MemoryWrites()
     claimed: set[str] = set()
     for entry in output.long_term:
-        mine = [k for k, fact in targets.items() if fact == (entry.category.value, entry.slug)]
-        claimed.update(mine)
+        same_fact = [k for k, f in targets.items() if f == (entry.category.value, entry.slug)]
+        claimed.update(same_fact)
+        # Superseding the key being written would delete the very entry this turn stores.
+        mine = [k for k in same_fact if k != entry.dedup_key]
         writes.upserts.append((entry, mine))
     writes.supersede_only = [k for k in targets if k not in claimed]
 
