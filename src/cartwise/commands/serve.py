@@ -29,21 +29,22 @@ def serve(
     """Start the Cartwise server (web page at /, API under /api, AG-UI at /api/agent)."""
     settings = get_settings()
     console = Console(stderr=True)
+    from cartwise.api.server import bind, make_server, url_of
+
+    address = (host or settings.host, settings.port if port is None else port)
+    try:
+        # Bind first: a port in use fails at once, not after indexing the catalog.
+        sock = bind(*address)
+    except OSError as exc:
+        console.print(f"[red]error:[/red] cannot listen on {address[0]}:{address[1]}: {exc}")
+        raise typer.Exit(1) from None
     try:
         app = _prepare(settings, console)
     except CartwiseError as exc:
+        sock.close()
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
-
-    from cartwise.api.server import bind, make_server, url_of
-
-    try:
-        sock = bind(host or settings.host, settings.port if port is None else port)
-    except OSError as exc:
-        console.print(f"[red]error:[/red] cannot listen on {host or settings.host}: {exc}")
-        raise typer.Exit(1) from None
-    url = url_of(sock)
-    console.print(f"Cartwise is running at [bold]{url}[/bold]  (Ctrl+C to stop)")
+    console.print(f"Cartwise is running at [bold]{url_of(sock)}[/bold]  (Ctrl+C to stop)")
     make_server(app).run(sockets=[sock])
 
 

@@ -1,0 +1,69 @@
+"""`cartwise serve` as a user runs it: a fresh home gets the demo catalog, the printed URL
+serves the API, a port in use is a clear error."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+CARTWISE = str(Path(sys.executable).with_name("cartwise"))
+
+
+def env_for(home: Path, **extra: str) -> dict[str, str]:
+    return {**os.environ, "CARTWISE_HOME": str(home), "EMBEDDER": "hashing:256", **extra}
+
+
+@contextmanager
+def serving(home: Path) -> Iterator[str]:
+    with subprocess.Popen(
+        [CARTWISE, "serve", "--port", "0"], env=env_for(home), stderr=subprocess.PIPE, text=True
+    ) as process:
+        try:
+            assert process.stderr is not None
+            seen: list[str] = []
+            for line in process.stderr:
+                seen.append(line)
+                if match := re.search(r"running at (http://\S+)", line):
+                    yield match.group(1)
+                    return
+            pytest.fail(f"serve exited ({process.wait()}) without a URL:\n{''.join(seen)}")
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
+
+
+def test_first_start_indexes_the_demo_and_serves(tmp_path: Path) -> None:
+    with serving(tmp_path / "home") as url, httpx.Client(base_url=url, timeout=60) as client:
+        assert url.startswith("http://127.0.0.1:")
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json()["checks"]["index"].startswith("ok: 36")  # the ~3.6k demo products
+        assert client.get("/").status_code == 200
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [CARTWISE, "serve", "--port", str(port)],
+            env=env_for(tmp_path / "home"),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
