@@ -10,7 +10,7 @@ from cartwise.errors import InvalidInput, UnknownPlatform
 from cartwise.recall.embedders import create_embedder
 from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.recall.lexical import model_tokens, tokenize
+from cartwise.recall.lexical import model_forms, model_tokens, tokenize
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.factories import make_product
@@ -59,6 +59,7 @@ def test_tokenizer_keeps_model_numbers_whole_and_split() -> None:
     assert "降噪" in tokens and "耳机" in tokens and "噪耳" in tokens
     assert model_tokens("Ryzen 9 5900X vs ryzen 7") == ["5900x"]
     assert model_tokens("WH-1000XM5") == model_tokens("wh1000xm5") == ["wh1000xm5"]
+    assert {"ksa60", "a60"} <= model_forms("HALFSun KS-A60 speaker")
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,21 @@ def model_tokens(text: str) -> list[str]:
     ]
 
 
+def model_forms(text: str) -> set[str]:
+    """Every model number a title contains: whole tokens and their hyphen-separated parts
+    ("KS-A60" offers `ksa60` and `a60`), separators removed, lowercase."""
+    forms: set[str] = set()
+    for token in _LATIN_TOKEN.findall(text.lower()):
+        for candidate in (token, *_SEPARATORS.split(token)):
+            if (
+                len(candidate) >= 3
+                and _HAS_LETTER.search(candidate)
+                and _HAS_DIGIT.search(candidate)
+            ):
+                forms.add(_SEPARATORS.sub("", candidate))
+    return forms
+
+
 def tokenize(text: str) -> list[str]:
     """Tokens for BM25: see the module docstring."""
     lowered = text.lower()
