@@ -232,7 +232,8 @@ def render_report(results: Sequence[EmbedderScores], *, data_dir: Path) -> str:
         f"- zh: {first.zh_queries} real Taobao queries (Multi-CPR dev) over 8,696 real "
         "Chinese titles; one gold title per query.",
         f"- WebMall: {first.webmall_tasks} tasks over the four shops as four platforms; gold "
-        "offers matched by (shop, CSV ID).",
+        "offers matched by (shop, CSV ID); tasks whose gold answers are all unresolved "
+        "(no CSV ID) are left out.",
         f"- Throughput: {THROUGHPUT_SAMPLE} corpus titles embedded as documents in batches, "
         "then every query one at a time, on the raw model (no cache); best of "
         f"{THROUGHPUT_ROUNDS} alternating rounds, on a 2-core machine shared with other jobs: "
