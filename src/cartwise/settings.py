@@ -137,6 +137,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=60, ge=1)
     """Agent turns a user may start per minute."""
 
+    auth_attempts_per_minute: int = Field(default=10, ge=1)
+    """Sign-in attempts per username per minute (slows password guessing)."""
+
     host: str = "127.0.0.1"
     """Address `cartwise serve` binds to."""
 

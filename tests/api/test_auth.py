@@ -5,9 +5,12 @@ from datetime import UTC, datetime, timedelta
 import jwt
 from fastapi.testclient import TestClient
 
+from cartwise.agent.deps import AgentDeps
 from cartwise.api.auth import issue_token
+from cartwise.api.main import create_app
 from cartwise.settings import Settings
 from tests.api.conftest import PASSWORD, signup
+from tests.doubles import ScriptedAgent
 
 
 def test_register_sign_in_and_me(client: TestClient) -> None:
@@ -98,3 +101,23 @@ def test_passwords_are_stored_salted(client: TestClient, api_settings: Settings)
     db.close()
     assert len(set(hashes)) == 2  # same password, different salts
     assert all(h.startswith("$argon2") and PASSWORD not in h for h in hashes)
+
+
+def test_password_guessing_is_rate_limited_per_username(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    strict = api_settings.model_copy(update={"auth_attempts_per_minute": 3})
+    with TestClient(create_app(strict, stores, runner=ScriptedAgent())) as client:
+        client.post("/api/auth/register", json={"username": "alice", "password": PASSWORD})
+        client.post("/api/auth/register", json={"username": "bob", "password": PASSWORD})
+        guesses = [
+            client.post("/api/auth/token", data={"username": "alice", "password": f"guess-{i}"})
+            for i in range(4)
+        ]
+        assert [r.status_code for r in guesses] == [401, 401, 401, 429]
+        assert "retry-after" in guesses[-1].headers
+        # Even the right password waits; another username is unaffected.
+        right = client.post("/api/auth/token", data={"username": "alice", "password": PASSWORD})
+        assert right.status_code == 429
+        bob = client.post("/api/auth/token", data={"username": "bob", "password": PASSWORD})
+        assert bob.status_code == 200

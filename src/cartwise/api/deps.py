@@ -101,6 +101,9 @@ class ApiState:
     runner: TurnRunner
     metrics: ApiMetrics
     limiter: RateLimiter
+    """Agent turns per user."""
+    login_limiter: RateLimiter
+    """Sign-in attempts per username."""
 
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/auth/token")

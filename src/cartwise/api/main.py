@@ -85,6 +85,7 @@ def create_app(
         runner=runner or _default_runner(),
         metrics=metrics,
         limiter=RateLimiter(settings.rate_limit_per_minute),
+        login_limiter=RateLimiter(settings.auth_attempts_per_minute),
     )
     app.state.cartwise = state
     install_error_handlers(app)

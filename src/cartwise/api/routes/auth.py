@@ -8,7 +8,8 @@ from fastapi import APIRouter, Depends, status
 from fastapi.security import OAuth2PasswordRequestForm
 
 from cartwise.api.auth import issue_token
-from cartwise.api.deps import AccountsDep, CurrentUser, SettingsDep
+from cartwise.api.deps import AccountsDep, CurrentUser, StateDep
+from cartwise.api.limits import RateLimited
 from cartwise.api.schemas import TokenPublic, UserCreate, UserPublic
 
 router = APIRouter(prefix="/api", tags=["auth"])
@@ -25,9 +26,16 @@ def register(body: UserCreate, accounts: AccountsDep) -> UserPublic:
 def token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],
     accounts: AccountsDep,
-    settings: SettingsDep,
+    state: StateDep,
 ) -> TokenPublic:
-    """Exchange username and password for a bearer token; 401 on bad credentials."""
+    """Exchange username and password for a bearer token; 401 on bad credentials, 429 after
+    too many attempts for one username in a minute."""
+    settings = state.settings
+    try:
+        state.login_limiter.acquire(form.username)
+    except RateLimited:
+        state.metrics.rejected_requests.labels(reason="sign_in_attempts").inc()
+        raise
     accounts.authenticate(form.username, form.password)
     minutes = settings.auth_token_minutes
     return TokenPublic(
