@@ -121,3 +121,12 @@ def test_password_guessing_is_rate_limited_per_username(
         assert right.status_code == 429
         bob = client.post("/api/auth/token", data={"username": "bob", "password": PASSWORD})
         assert bob.status_code == 200
+
+
+def test_a_short_auth_secret_is_refused_at_start(api_settings: Settings) -> None:
+    import pytest
+
+    from cartwise.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="AUTH_SECRET"):
+        create_app(api_settings.model_copy(update={"auth_secret": "too-short"}))

@@ -20,7 +20,7 @@ from cartwise.api.errors import install_error_handlers
 from cartwise.api.limits import BodySizeLimit, RateLimiter
 from cartwise.api.metrics import ApiMetrics
 from cartwise.api.routes import agent, auth, health, memory, search, threads
-from cartwise.errors import StoreUnavailable
+from cartwise.errors import ConfigurationError, StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
 
@@ -30,6 +30,10 @@ def _default_runner() -> TurnRunner:
 
     runner: TurnRunner = run_agent
     return runner
+
+
+MIN_SECRET_BYTES = 32
+"""RFC 7518 §3.2: an HS256 key shorter than the hash output weakens the signature."""
 
 
 def _engine_counters(provider: DepsProvider) -> Mapping[str, Any] | None:
@@ -54,6 +58,10 @@ def create_app(
     `create_deps`) and closes them at shutdown. `runner` is the turn entry point (default:
     `cartwise.agent.run.run_agent`)."""
     settings = settings or get_settings()
+    if len(settings.auth_secret.encode()) < MIN_SECRET_BYTES:
+        raise ConfigurationError(
+            f"AUTH_SECRET must be at least {MIN_SECRET_BYTES} bytes to sign HS256 tokens safely"
+        )
     provider = DepsProvider(settings, deps_factory or create_deps, deps=deps)
     metrics = ApiMetrics(engine_counters=lambda: _engine_counters(provider))
 

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+DEFAULT_SECRET = Settings.model_fields["auth_secret"].default
+
+
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
 
@@ -44,6 +48,11 @@ def serve(
         sock.close()
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
+    if address[0] not in LOOPBACK and settings.auth_secret == DEFAULT_SECRET:
+        console.print(
+            "[yellow]warning:[/yellow] listening beyond this machine with the default "
+            "AUTH_SECRET: anyone who reads the source can forge tokens; set a random one"
+        )
     console.print(f"Cartwise is running at [bold]{url_of(sock)}[/bold]  (Ctrl+C to stop)")
     make_server(app).run(sockets=[sock])
 
