@@ -8,7 +8,7 @@ public JSON is exactly `PreferenceEntry.model_dump(mode="json")` (the agent cont
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -105,6 +105,3 @@ class HealthPublic(BaseModel):
     status: Literal["ok", "unavailable"]
     checks: dict[str, str] = Field(default_factory=dict)
     """Per dependency: "ok" or why it is not."""
-
-
-JsonObject = dict[str, Any]
