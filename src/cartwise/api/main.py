@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from cartwise.agent.deps import AgentDeps, create_deps
+from cartwise.agent.run import run_agent
 from cartwise.api.auth import AccountStore
 from cartwise.api.deps import ApiState, DepsProvider, TurnRunner
 from cartwise.api.errors import install_error_handlers
@@ -23,14 +24,6 @@ from cartwise.api.routes import agent, auth, health, memory, search, threads
 from cartwise.errors import ConfigurationError, StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
-
-
-def _default_runner() -> TurnRunner:
-    from cartwise.agent.run import run_agent
-
-    runner: TurnRunner = run_agent
-    return runner
-
 
 MIN_SECRET_BYTES = 32
 """RFC 7518 §3.2: an HS256 key shorter than the hash output weakens the signature."""
@@ -90,7 +83,7 @@ def create_app(
         settings=settings,
         accounts=AccountStore(settings.home / "accounts.db"),
         provider=provider,
-        runner=runner or _default_runner(),
+        runner=runner or run_agent,
         metrics=metrics,
         limiter=RateLimiter(settings.rate_limit_per_minute),
         login_limiter=RateLimiter(settings.auth_attempts_per_minute),
