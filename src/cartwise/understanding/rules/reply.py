@@ -22,7 +22,7 @@ def write_reply(facts: ReplyFacts) -> str:
             why = ("；".join(item.why) if zh else "; ".join(item.why)) if item.why else ""
             reason = (f"（{why}）" if zh else f" ({why})") if why else ""
             lines.append(f"{index}. [{item.platform}] {item.title} — {_price(item)}{reason}")
-    else:
+    elif facts.query:
         lines.append(
             f"没有找到符合「{facts.query}」的商品。"
             if zh
@@ -43,4 +43,7 @@ def write_reply(facts: ReplyFacts) -> str:
         )
     if facts.question:
         lines.append(facts.question)
+    if not lines:
+        # A turn that only stated a preference: acknowledge instead of "nothing matching ''".
+        lines.append("好的，记下了。" if zh else "Got it.")
     return "\n".join(lines)
