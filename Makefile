@@ -38,6 +38,7 @@ bench: setup system-deps
 
 demo-catalog: setup
 	$(BIN)/python scripts/generate_demo_catalog.py
+	$(BIN)/python scripts/export_demo_vectors.py
 
 clean:
 	rm -rf $(VENV) .cartwise .pytest_cache .mypy_cache .ruff_cache

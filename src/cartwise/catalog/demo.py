@@ -10,19 +10,24 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from cartwise.catalog.ingest import IngestReport
 from cartwise.catalog.pipeline import CatalogSink, ingest_file
 from cartwise.errors import ConfigurationError
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.base import Embedder, normalize_rows
+from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 from cartwise.settings import Settings
 
 DEMO_PLATFORMS = ("taobao", "jd", "pinduoduo", "amazon", "walmart", "shopee")
+DEMO_VECTORS_MODEL = "e5:small"
+"""The model whose demo vectors are shipped: the default `EMBEDDER`."""
 
 
 def demo_catalog_path() -> Path:
     """The packaged `demo_catalog.jsonl.gz`."""
-    path = Path(str(resources.files("cartwise.catalog").joinpath("demo/demo_catalog.jsonl.gz")))
+    path = _packaged("demo/demo_catalog.jsonl.gz")
     if not path.is_file():
         raise ConfigurationError(
             f"demo catalog missing at {path}: run `make demo-catalog` or reinstall cartwise"
@@ -30,18 +35,51 @@ def demo_catalog_path() -> Path:
     return path
 
 
+def demo_vectors_path() -> Path:
+    """Shipped vectors of the demo texts for the default model (scripts/export_demo_vectors.py)."""
+    return _packaged(f"demo/demo_vectors_{DEMO_VECTORS_MODEL.replace(':', '_')}.npz")
+
+
+def _packaged(name: str) -> Path:
+    return Path(str(resources.files("cartwise.catalog").joinpath(name)))
+
+
+def seed_demo_vectors(cache: CachedEmbedder) -> int:
+    """Pre-fill the embedding cache with the shipped demo vectors when they are for this
+    model; returns how many were offered (0 for any other model or a missing file)."""
+    path = demo_vectors_path()
+    if not path.is_file():
+        return 0
+    with np.load(path, allow_pickle=False) as data:
+        if str(data["model"]) != cache.name:
+            return 0
+        keys = [bytes(row).hex() for row in data["keys"]]
+        vectors = normalize_rows(data["q"].astype(np.float32) * data["scale"][:, None])
+    cache.seed(keys, vectors)
+    return len(keys)
+
+
 def ingest_demo(
     settings: Settings, service: CatalogSink, embedder: Embedder, *, progress: bool = True
 ) -> IngestReport:
-    """Index the demo catalog (upsert: running it twice changes nothing)."""
-    return ingest_file(
-        demo_catalog_path(),
-        settings=settings,
-        service=service,
-        embedder=embedder,
-        fmt="jsonl",
-        progress=progress,
-    )
+    """Index the demo catalog (upsert: running it twice changes nothing). With the default
+    model the shipped vectors are used, so nothing needs embedding."""
+    owned = not isinstance(embedder, CachedEmbedder)
+    cached = embedder if isinstance(embedder, CachedEmbedder) else None
+    cached = cached or CachedEmbedder(embedder, cache_path(settings.home))
+    try:
+        seed_demo_vectors(cached)
+        return ingest_file(
+            demo_catalog_path(),
+            settings=settings,
+            service=service,
+            embedder=cached,
+            fmt="jsonl",
+            progress=progress,
+        )
+    finally:
+        if owned:
+            cached.close()
 
 
 def ensure_catalog(

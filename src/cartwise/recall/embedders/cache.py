@@ -64,11 +64,23 @@ class CachedEmbedder:
     def embed_query(self, text: str) -> Vector:
         return self._inner.embed_query(text)
 
-    def _key(self, text: str) -> str:
+    def key(self, text: str) -> str:
+        """The cache key of a document text for this model."""
         return hashlib.sha256(f"{self._inner.name}\0{text}".encode()).hexdigest()
 
+    def seed(self, keys: Sequence[str], vectors: Matrix) -> None:
+        """Pre-fill the cache (e.g. with shipped demo vectors); existing entries are kept."""
+        rows = [
+            (k, np.asarray(v, dtype=np.float32).tobytes())
+            for k, v in zip(keys, vectors, strict=True)
+        ]
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)", rows)
+            self._db.execute("COMMIT")
+
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        keys = [self._key(t) for t in texts]
+        keys = [self.key(t) for t in texts]
         found = self._lookup(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(k for k in keys if k not in found))
         text_of = dict(zip(keys, texts, strict=True))
