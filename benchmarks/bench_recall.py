@@ -29,7 +29,8 @@ from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 
 DIM = 384
 SIZES = (10_000, 100_000)
-QUERIES = 60
+QUERIES = 40
+REPEATS = 3
 K = 10
 PLATFORMS = ["taobao", "jd", "pinduoduo", "amazon", "walmart", "shopee"]
 BRANDS = [f"Brand{i:03d}" for i in range(200)]
@@ -145,9 +146,14 @@ def bench_search(root: Path) -> dict[int, dict[str, dict[str, float]]]:
                     index.search(queries[0], K, warm)
                 latencies = []
                 for q, f in zip(queries, filters, strict=True):
-                    t0 = time.perf_counter()
-                    hits = index.search(q, K, f)
-                    latencies.append(time.perf_counter() - t0)
+                    # Best of REPEATS: on a shared machine a single timing mostly measures
+                    # when the scheduler let us run, not the search.
+                    timings = []
+                    for _ in range(REPEATS):
+                        t0 = time.perf_counter()
+                        hits = index.search(q, K, f)
+                        timings.append(time.perf_counter() - t0)
+                    latencies.append(min(timings))
                     assert f is None or all(f.accepts(h.product) for h in hits)
                     bar.advance(task)
                 results[n][name] = {
@@ -212,7 +218,8 @@ def render(
     lines = [
         "# Recall benchmark",
         "",
-        f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {QUERIES} queries per index and size, "
+        f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {QUERIES} queries per index and size "
+        f"(each timed as the best of {REPEATS} runs), "
         f"k = {K}, {DIM}-d normalized random vectors, filter mix: none / platform / platform + price "
         "range / two brands + in stock / domain + budget + in stock. Every hit was checked against "
         f"the filter. Runtime {seconds:.0f} s. 1-minute load average at start / end: "
