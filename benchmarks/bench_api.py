@@ -64,6 +64,7 @@ def stated_preferences() -> list[tuple[str, str]]:
 class TurnOutcome:
     seconds: float
     ok: bool
+    failure: str = ""
     added: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
 
@@ -80,10 +81,12 @@ async def one_turn(
     added: list[str] = []
     superseded: list[str] = []
     finished = False
+    failure = ""
     async with client.stream("POST", "/api/agent", json=body, headers=headers) as response:
         if response.status_code != 200:
             await response.aread()
-            return TurnOutcome(time.perf_counter() - started, ok=False)
+            failure = f"{response.status_code} {response.text[:200]}"
+            return TurnOutcome(time.perf_counter() - started, ok=False, failure=failure)
         async for line in response.aiter_lines():
             if not line.startswith("data:"):
                 continue
@@ -91,14 +94,16 @@ async def one_turn(
             if event["type"] == "CUSTOM" and event["name"] == "memory_updated":
                 added += [e["dedup_key"] for e in event["value"].get("added", [])]
                 superseded += [e["dedup_key"] for e in event["value"].get("superseded", [])]
+            if event["type"] == "RUN_ERROR":
+                failure = f"RUN_ERROR {event['message'][:200]}"
             finished = finished or event["type"] == "RUN_FINISHED"
-    return TurnOutcome(time.perf_counter() - started, finished, added, superseded)
+    return TurnOutcome(time.perf_counter() - started, finished, failure, added, superseded)
 
 
 async def turn_client(
     base_url: str,
     headers: dict[str, str],
-    index: int,
+    thread: str,
     messages: list[str],
     deadline: float,
 ) -> list[TurnOutcome]:
@@ -107,7 +112,7 @@ async def turn_client(
         for message in messages:
             if time.perf_counter() > deadline:
                 break
-            outcomes.append(await one_turn(client, headers, f"bench-{index}", message))
+            outcomes.append(await one_turn(client, headers, thread, message))
     return outcomes
 
 
@@ -142,7 +147,7 @@ async def run_bench(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
 
     # Warm-up turn (lexical index, jieba, caches) outside the measurement.
     async with httpx.AsyncClient(base_url=base_url, timeout=120) as client:
-        await one_turn(client, headers, "bench-warmup", "推荐头戴式耳机")
+        await one_turn(client, headers, f"{user}-warmup", "推荐头戴式耳机")
 
     preferences = stated_preferences()
     needed = args.clients * args.turns
@@ -167,7 +172,12 @@ async def run_bench(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     deadline = time.perf_counter() + args.max_seconds
     started = time.perf_counter()
     per_client = await asyncio.gather(
-        *(turn_client(base_url, headers, c, plan[c], deadline) for c in range(args.clients))
+        # Thread ids are global: name them after this run's account so a reused --home
+        # (whose threads belong to an earlier run's account) cannot collide.
+        *(
+            turn_client(base_url, headers, f"{user}-{c}", plan[c], deadline)
+            for c in range(args.clients)
+        )
     )
     turn_seconds = time.perf_counter() - started
     outcomes = [o for client_outcomes in per_client for o in client_outcomes]
@@ -184,6 +194,7 @@ async def run_bench(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "turns": len(outcomes),
         "turns_failed": sum(not o.ok for o in outcomes),
+        "failures": sorted({o.failure for o in outcomes if not o.ok})[:3],
         "turn_seconds": turn_seconds,
         "turns_per_second": turns_per_second,
         "turn_p50_ms": percentile([o.seconds for o in outcomes], 0.5) * 1000,
@@ -275,10 +286,21 @@ def write_report(results: list[dict[str, Any]], args: argparse.Namespace) -> Non
             f"| {r['turn_p50_ms']:.0f} | {r['turn_p95_ms']:.0f} | {r['healthz_per_second']:.0f} "
             f"| {r['ratio']:.4f} | {r['acknowledged']} | {r['stored']} | {len(r['lost'])} |"
         )
+    for r in results:
+        for failure in r["failures"]:
+            lines.append(f"\nFailed turn ({r['embedder']}, {r['backend']}): `{failure}`")
     lines += [
         "",
         "Lost = writes a turn acknowledged in its `memory_updated` event but absent from "
-        "`GET /api/memory` afterwards. It must be 0.",
+        "`GET /api/memory` afterwards. It must be 0 (the run exits non-zero otherwise).",
+        "",
+        "Reading it: all eight clients write to the same shopper's memory at once, so a lost "
+        "update (a read-modify-write race in a store) would show as lost > 0. Latencies are "
+        "client-side, whole turns including the SSE stream, with eight turns contending for "
+        "the CPUs; the `/healthz` baseline is what the same clients and server manage when a "
+        "request does no work, so turns/s ÷ healthz/s is the share of a no-op's throughput a "
+        "real turn keeps, comparable across machines and loads. Per-stage latency of a single "
+        "turn is in agent.md.",
         "",
     ]
     REPORT.parent.mkdir(parents=True, exist_ok=True)
