@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "eval_understanding",
     "ask",
     "serve",
+    "bench",
 ]
 
 
