@@ -221,7 +221,6 @@ def test_write_reply_lists_picks_filters_and_the_question(engine: RulesEngine) -
     assert english.startswith("Here is what I found")
 
 
-
 def test_reply_to_a_preference_only_turn_acknowledges_instead_of_quoting_an_empty_query(
     engine: RulesEngine,
 ) -> None:
@@ -238,6 +237,7 @@ def test_lexicon_plastic_keywords_do_not_catch_rubber_or_silicone(engine: RulesE
     keywords = {k for entry in curated.long_term for k in entry.keywords}
     assert "塑料" in keywords and "plastic" in keywords
     assert not any(k in "橡胶的硅胶的" for k in keywords)
+
 
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
