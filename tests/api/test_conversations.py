@@ -216,3 +216,15 @@ def test_electronics_dislike_does_not_empty_a_clothing_search(
     shopper = new_user(served)
     say(served, shopper, "t1", dislike)
     assert say(served, shopper, "t2", query).products
+
+
+def test_metrics_show_latency_of_every_stage_and_memory_writes(served: Served) -> None:
+    from cartwise.agent.events import STAGES
+
+    shopper = new_user(served)
+    say(served, shopper, "t1", "不要塑料的耳机")
+    text = served.client.get("/metrics").text
+    for stage in STAGES:
+        assert f'cartwise_turn_stage_seconds_count{{stage="{stage}"}}' in text, stage
+    assert 'cartwise_memory_writes_total{kind="added"}' in text
+    assert 'cartwise_turns_total{outcome="finished"}' in text
