@@ -88,7 +88,7 @@ def test_block_is_empty_without_preferences(store: PreferenceStore, settings: Se
     assert build_preference_block(store, USER, "anything", settings=settings) == ""
 
 
-def test_exclude_terms_cover_global_and_relevant_scoped_hard_dislikes(
+def test_exclude_terms_cover_global_and_relevant_scoped_dislikes_of_any_strength(
     store: PreferenceStore, tuned: Settings
 ) -> None:
     store.upsert(USER, make_preference("leather", keywords=["leather", "皮革"]))
@@ -98,14 +98,18 @@ def test_exclude_terms_cover_global_and_relevant_scoped_hard_dislikes(
     store.upsert(USER, make_preference("polyester", strength="soft", keywords=["polyester"]))
     store.upsert(USER, make_preference("wool", polarity="like", keywords=["wool"]))
 
+    # Regression: soft dislikes ("我不太喜欢涤纶") used to be dropped here, and nothing else
+    # acted on them, so they had no effect on results at all.
     assert sorted(dislike_exclude_terms(store, USER, "electronics headphones", settings=tuned)) == [
         "leather",
         "plastic",
+        "polyester",
         "塑料",
         "皮革",
     ]
     assert sorted(dislike_exclude_terms(store, USER, "garden chair", settings=tuned)) == [
         "leather",
+        "polyester",
         "皮革",
     ]
 

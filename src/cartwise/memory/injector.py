@@ -26,7 +26,6 @@ from cartwise.memory.store import (
     PreferenceEntry,
     PreferenceStore,
     ScoredPreference,
-    Strength,
 )
 from cartwise.settings import Settings
 
@@ -81,9 +80,10 @@ def build_user_profile(store: PreferenceStore, user: str, query: str, *, setting
 def dislike_exclude_terms(
     store: PreferenceStore, user: str, query: str, *, settings: Settings
 ) -> list[str]:
-    """Keywords item_picker must not let through: every global hard dislike plus the
-    domain-scoped hard dislikes relevant to the query. Soft dislikes only steer ranking
-    (`Strength.SOFT`: "a leaning"), so they are not filter terms.
+    """Keywords item_picker must not let through: every global dislike plus the
+    domain-scoped dislikes relevant to the query. Strength does not matter here: nothing
+    down-ranks by dislike, so a soft "我不太喜欢黑色" that did not filter would do nothing at
+    all; strength decides what `build_preference_block` always injects.
 
     A dislike without keywords falls back to its slug's words (the whole phrase), with a
     warning and a count in `keyword_fallbacks`."""
@@ -153,7 +153,7 @@ def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> li
     terms: list[str] = []
     for item in scored:
         entry = item.entry
-        if entry.polarity is not Polarity.DISLIKE or entry.strength is not Strength.HARD:
+        if entry.polarity is not Polarity.DISLIKE:
             continue
         if entry.domain and item.score < settings.preference_relevance_threshold:
             continue
