@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from importlib.resources import files
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from cartwise.agent.deps import AgentDeps, create_deps
@@ -24,6 +21,7 @@ from cartwise.api.routes import agent, auth, health, memory, search, threads
 from cartwise.errors import ConfigurationError, StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
+from cartwise.web import mount_web
 
 MIN_SECRET_BYTES = 32
 """RFC 7518 §3.2: an HS256 key shorter than the hash output weakens the signature."""
@@ -97,18 +95,5 @@ def create_app(
     )
     for module in (auth, agent, memory, threads, search, health):
         app.include_router(module.router)
-    _mount_web(app)
+    mount_web(app)
     return app
-
-
-def _mount_web(app: FastAPI) -> None:
-    """Serve the web page at `/` and its modules under `/static/` (when they exist)."""
-    static = files("cartwise.web").joinpath("static")
-    index = static.joinpath("index.html")
-    if not index.is_file():
-        return
-    app.mount("/static", StaticFiles(directory=str(static)), name="static")
-
-    @app.get("/", include_in_schema=False)
-    def page() -> FileResponse:
-        return FileResponse(str(index))
