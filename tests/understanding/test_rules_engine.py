@@ -265,3 +265,20 @@ def test_any_message_plans_and_curates_into_valid_output(engine: RulesEngine, me
 def test_degenerate_messages_yield_empty_understanding(engine: RulesEngine, message: str) -> None:
     planner, curated = run(engine, message)
     assert planner.stated == [] and curated.long_term == []
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("推荐头戴式耳机，预算500以内", "头戴式耳机"),
+        ("跑鞋 预算三百左右 42码", "跑鞋"),
+        ("headphones, my budget is 50 dollars", "headphones"),
+    ],
+)
+def test_search_query_drops_the_budget_label_with_its_amount(
+    engine: RulesEngine, message: str, query: str
+) -> None:
+    # Regression: "预算" stayed in the query ("头戴式耳机 预算") after its amount became a slot.
+    planned, _ = run(engine, message)
+    assert planned.query == query
+    assert planned.slots["budget_max"]

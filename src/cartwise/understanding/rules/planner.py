@@ -380,6 +380,12 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         kept,
     )
     kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
+    # The budget's amount is a slot (removed above); its label left behind ("预算", "my
+    # budget is") would make the search look for the word itself.
+    kept = re.sub(
+        r"预算(?:是|为|大概|大约)?|(?:(?<![a-z])(?:my|the|a)\s+)?budget\s+(?:is|of)\b", " ", kept
+    )
+    kept = re.sub(r"(?<![a-z])(?:my|i|me)(?![a-z])", " ", kept)
     # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
     kept = re.sub(
         r"(?:^|\s)(?:[的在找买个双件台条款副套只把]|[一两几][双件个台条款副套只把])+", " ", kept
