@@ -147,6 +147,12 @@ def _offer(
         color=colors[0],
         tag=rng.choice(platform.tags) if platform.tags else "",
     )
+    # A brand with no separate English name leaves "（）" in JD's template, and a Latin brand
+    # glued to its model ("MarshallH320S") in Pinduoduo's; real listings have neither.
+    title = title.replace("（）", " ")
+    if brand_text.isascii():
+        title = title.replace(f"{brand_text}{model.model}", f"{brand_text} {model.model}")
+    title = " ".join(title.split())
     attributes: dict[str, list[str]] = {"model": [model.model], "color": colors}
     if model.material and not model.material_in_description_only:
         attributes["material"] = [material]
