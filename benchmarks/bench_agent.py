@@ -34,11 +34,9 @@ from cartwise.agent.events import STAGES
 from cartwise.agent.run import run_agent
 from cartwise.catalog.demo import ingest_demo
 from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.cache import CachedEmbedder
 from cartwise.settings import Settings
 
 REPORT = Path(__file__).resolve().parent / "reports" / "agent.md"
-VECTOR_CACHE = Path(tempfile.gettempdir()) / "cartwise-test-cache" / "e5-embedding-cache.sqlite"
 """Shared with the agent tests' demo slice (keyed by model and text, so sharing is safe)."""
 
 CONVERSATIONS: list[list[str]] = [
@@ -78,11 +76,8 @@ async def replay(
     deps = create_deps(settings)
     try:
         if deps.recall.count() == 0:
-            cached = CachedEmbedder(deps.embedder, VECTOR_CACHE)
-            try:
-                ingest_demo(settings, deps.recall, cached, progress=True)
-            finally:
-                cached.close()
+            # The shipped demo vectors make this a seconds-long step, not an embedding run.
+            ingest_demo(settings, deps.recall, deps.embedder, progress=True)
         # Warm-up: model load and first-query costs are not turn latency.
         await run_agent(deps, user="warmup", thread="w", message="耳机")
         deps.recall.search("warm", k=1)

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import gzip
 import json
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,10 +88,6 @@ def make_deps(settings: Settings) -> Iterator[DepsFactory]:
 
 # --- The real thing: rules engine, bundled e5 model, a slice of the demo catalog ----------
 
-E5_CACHE = Path(tempfile.gettempdir()) / "cartwise-test-cache" / "e5-embedding-cache.sqlite"
-"""Product vectors survive between test sessions on one machine (keyed by model and text),
-so only the first run pays for embedding the slice with e5."""
-
 
 def _in_slice(row: dict[str, Any]) -> bool:
     """Headphones, shoes, and coats/jackets: what the conversations talk about."""
@@ -116,7 +110,7 @@ class DemoSlice:
 @pytest.fixture(scope="session")
 def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
     """The demo catalog's headphones, shoes and coats indexed once per session with e5."""
-    from cartwise.catalog.demo import demo_catalog_path
+    from cartwise.catalog.demo import demo_catalog_path, seed_demo_vectors
     from cartwise.catalog.pipeline import ingest_file
     from cartwise.recall.embedders.cache import CachedEmbedder
 
@@ -128,7 +122,11 @@ def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
     sliced = home / "demo_slice.jsonl"
     sliced.write_text("".join(rows), encoding="utf-8")
     recall = RecallService.open(settings, embedder)
-    cached = CachedEmbedder(embedder, E5_CACHE)
+    # The shipped e5 vectors of the demo texts (int8, cosine > 0.999 to fresh ones) seed the
+    # cache, so a fresh machine does not spend minutes embedding the slice; queries are
+    # embedded by the real model.
+    cached = CachedEmbedder(embedder, home / "embedding-cache.sqlite")
+    seed_demo_vectors(cached)
     try:
         ingest_file(
             sliced, settings=settings, service=recall, embedder=cached, fmt="jsonl", progress=False
