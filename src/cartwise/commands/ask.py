@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -25,6 +23,7 @@ from rich.table import Table
 from cartwise.agent.deps import AgentDeps, create_deps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
+from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.settings import get_settings
 
@@ -44,19 +43,6 @@ class ScriptTurn(BaseModel):
     user: str
     thread: str
     message: str
-
-
-@contextmanager
-def _clean_errors() -> Iterator[None]:
-    """Cartwise errors become one line on stderr: exit 2 for bad input, 1 otherwise."""
-    try:
-        yield
-    except InvalidInput as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except CartwiseError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
 
 
 def open_agent() -> AgentDeps:
@@ -84,7 +70,7 @@ def ask(
     ] = None,
 ) -> None:
     """One turn of the assistant (or a replayed conversation with --script)."""
-    with _clean_errors():
+    with clean_errors():
         if script is None and not message.strip():
             raise InvalidInput("give a MESSAGE (and --user), or --script FILE")
         if script is None and not user.strip():
@@ -135,7 +121,7 @@ def chat(
     """Talk to the assistant. /memory shows what it remembers, /quit leaves."""
     console = Console()
     thread = thread or f"chat-{uuid.uuid4().hex[:8]}"
-    with _clean_errors():
+    with clean_errors():
         if not user.strip():
             raise InvalidInput("give --user: memory belongs to a shopper")
         deps = open_agent()

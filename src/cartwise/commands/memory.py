@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput, NotFound
 from cartwise.memory import create_preference_store
 from cartwise.memory.doctor import DoctorReport, RawPreferenceAccess, diagnose, repair
@@ -32,20 +33,6 @@ KeyArgument = Annotated[str, typer.Argument(help="dedup_key, e.g. dislike:materi
 
 def register(app: typer.Typer) -> None:
     app.add_typer(memory_app, name="memory")
-
-
-@contextmanager
-def clean_errors() -> Iterator[None]:
-    """Cartwise errors become one line on stderr and an exit code, never a traceback:
-    2 for bad input (nothing was written), 1 for everything else (unreachable store...)."""
-    try:
-        yield
-    except InvalidInput as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except CartwiseError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
 
 
 @contextmanager

@@ -8,8 +8,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from cartwise.errors import CartwiseError, InvalidInput
+from cartwise.commands.common import clean_errors
+from cartwise.errors import InvalidInput
 from cartwise.log import logger
 from cartwise.memory.store import PreferenceStore
 from cartwise.recall.embedders.base import Embedder
@@ -117,19 +117,6 @@ class _Searcher:
         )
 
 
-@contextmanager
-def _clean_errors() -> Iterator[None]:
-    """Cartwise errors become one line on stderr: exit 2 for bad input, 1 otherwise."""
-    try:
-        yield
-    except InvalidInput as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except CartwiseError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
-
-
 def search(
     query: Annotated[str, typer.Argument(help="What to search for.")] = "",
     platform: Annotated[
@@ -144,7 +131,7 @@ def search(
     ] = None,
 ) -> None:
     """Search the catalog (hybrid dense + BM25), optionally personalized for a user."""
-    with _clean_errors(), ExitStack() as stack:
+    with clean_errors(), ExitStack() as stack:
         if script is None and not query.strip():
             raise InvalidInput("give a QUERY or --script FILE")
         if mode not in ("hybrid", "dense", "lexical"):

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cartwise.commands.memory import clean_errors
+from cartwise.commands.common import clean_errors
 from cartwise.errors import NotFound
 from cartwise.memory import create_session_store
 from cartwise.memory.session_state import SessionStore
