@@ -6,7 +6,8 @@ costs retrieval quality, so the two operations are separate methods rather than 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
@@ -50,3 +51,22 @@ def normalize_rows(matrix: npt.NDArray[np.floating]) -> Matrix:
 def normalize_vector(vector: npt.NDArray[np.floating]) -> Vector:
     """L2-normalize one vector (flattened); a zero vector stays zero."""
     return cast(Vector, normalize_rows(np.ravel(vector))[0])
+
+
+def embed_in_batches(
+    encode: Callable[[list[str]], object],
+    texts: Sequence[str],
+    *,
+    dim: int,
+    lock: threading.Lock,
+    batch: int = 64,
+) -> Matrix:
+    """Run a bundled model's `encode` over `texts` in batches, one batch at a time under
+    `lock` (the bundled engines keep per-model scratch state), as normalized rows."""
+    if not texts:
+        return np.zeros((0, dim), dtype=np.float32)
+    chunks = []
+    for start in range(0, len(texts), batch):
+        with lock:
+            chunks.append(np.asarray(encode(list(texts[start : start + batch]))))
+    return normalize_rows(np.concatenate(chunks, axis=0))

@@ -8,9 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Matrix, Vector, normalize_rows, normalize_vector
-
-_BATCH = 64
+from cartwise.recall.embedders.base import Matrix, Vector, embed_in_batches, normalize_vector
 
 
 class USEEmbedder:
@@ -34,10 +32,4 @@ class USEEmbedder:
         return normalize_vector(np.asarray(vec))
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        chunks = []
-        for start in range(0, len(texts), _BATCH):
-            with self._lock:
-                chunks.append(np.asarray(self._model.encode(list(texts[start : start + _BATCH]))))
-        return normalize_rows(np.concatenate(chunks, axis=0))
+        return embed_in_batches(self._model.encode, texts, dim=self.dim, lock=self._lock)
