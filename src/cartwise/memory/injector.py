@@ -143,8 +143,7 @@ def _profile(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     likes = [
         s.entry
         for s in scored
-        if s.entry.polarity is Polarity.LIKE
-        and (not s.entry.domain or s.score >= settings.preference_relevance_threshold)
+        if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
     ][: settings.preference_top_k]
     return "; ".join(_profile_phrase(e) for e in likes)
 
@@ -155,7 +154,7 @@ def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> li
         entry = item.entry
         if entry.polarity is not Polarity.DISLIKE:
             continue
-        if entry.domain and item.score < settings.preference_relevance_threshold:
+        if not item.applies(settings.preference_relevance_threshold):
             continue
         if entry.keywords:
             terms.extend(entry.keywords)
@@ -172,7 +171,12 @@ def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> li
 def _relevant(
     scored: Sequence[ScoredPreference], *, threshold: float, k: int
 ) -> list[PreferenceEntry]:
-    return [s.entry for s in scored if s.score >= threshold][:k]
+    # A scoped entry must be about this query's domain; a global one close to the query.
+    return [
+        s.entry
+        for s in scored
+        if (s.applies(threshold) if s.entry.domain else s.score >= threshold)
+    ][:k]
 
 
 def _describe(entry: PreferenceEntry) -> str:

@@ -81,8 +81,7 @@ def relevant_likes(
     return [
         s.entry
         for s in store.rank_relevant(user, query, EVERY_ENTRY)
-        if s.entry.polarity is Polarity.LIKE
-        and (not s.entry.domain or s.score >= settings.preference_relevance_threshold)
+        if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
     ][: settings.preference_top_k]
 
 

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
+from cartwise.memory.scope import DomainScope
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, ScoredPreference
 from cartwise.recall.embedders.base import Embedder, Vector
@@ -140,6 +141,7 @@ class VectorRanking(ABC):
         # One turn asks for the block, the profile and the exclude terms of the same query:
         # embed it once, not three times (the query embedding is most of a read's cost).
         self._embed_query = functools.lru_cache(maxsize=QUERY_CACHE_SIZE)(embedder.embed_query)
+        self._scope = DomainScope(embedder)
 
     @abstractmethod
     def _vector_rows(self, user: str) -> list[VectorRow]:
@@ -173,12 +175,20 @@ class VectorRanking(ABC):
                 row.vector = vector
             self._store_vectors(user, list(zip(stale, fresh, strict=True)))
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
-        scores = matrix @ self._embed_query(query)
+        query_vector = self._embed_query(query)
+        scores = matrix @ query_vector
+        domain_scores = self._scope.query_domains(query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
-        # model_construct: both fields come from already-validated values, and validating
+        # model_construct: the fields come from already-validated values, and validating
         # 1,000 wrappers per read was a measurable share of the injector's latency.
         return [
-            ScoredPreference.model_construct(entry=rows[i].entry, score=float(scores[i]))
+            ScoredPreference.model_construct(
+                entry=rows[i].entry,
+                score=float(scores[i]),
+                in_scope=self._scope.in_scope(rows[i].entry.domain, domain_scores)
+                if rows[i].entry.domain
+                else True,
+            )
             for i in order.tolist()
         ]
 
@@ -186,7 +196,8 @@ class VectorRanking(ABC):
 def select_relevant(
     scored: Sequence[ScoredPreference], k: int, threshold: float
 ) -> list[PreferenceEntry]:
-    """Every global entry, plus the top-k domain-scoped entries scoring >= threshold."""
+    """Every global entry, plus the top-k domain-scoped entries that apply to the query (see
+    `ScoredPreference.applies`)."""
     global_entries = [s.entry for s in scored if not s.entry.domain]
-    scoped = [s.entry for s in scored if s.entry.domain and s.score >= threshold][:k]
+    scoped = [s.entry for s in scored if s.entry.domain and s.applies(threshold)][:k]
     return [*global_entries, *scoped]
