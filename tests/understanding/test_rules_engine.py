@@ -282,3 +282,21 @@ def test_search_query_drops_the_budget_label_with_its_amount(
     planned, _ = run(engine, message)
     assert planned.query == query
     assert planned.slots["budget_max"]
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        (
+            "i need a long clip-in hair extension, and price lower than 40.00 dollars",
+            "long clip-in hair extension",
+        ),
+        ("I am looking for a gluten free snack pack, price less than 20.50 dollars", "snack pack"),
+    ],
+)
+def test_webshop_style_query_keeps_hyphenated_terms_and_drops_price_words(
+    engine: RulesEngine, message: str, query: str
+) -> None:
+    # Regression: "clip-in" lost its "in", and "price"/"am" were left in the search text.
+    planned, _ = run(engine, message)
+    assert planned.query == query

@@ -375,7 +375,8 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = cues.LONG_TERM.sub(" ", kept)
     kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
     kept = re.sub(
-        r"(?<![a-z])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z])",
+        # Not inside hyphenated words: "clip-in" is a product term.
+        r"(?<![a-z-])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z-])",
         " ",
         kept,
     )
@@ -385,7 +386,7 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = re.sub(
         r"预算(?:是|为|大概|大约)?|(?:(?<![a-z])(?:my|the|a)\s+)?budget\s+(?:is|of)\b", " ", kept
     )
-    kept = re.sub(r"(?<![a-z])(?:my|i|me)(?![a-z])", " ", kept)
+    kept = re.sub(r"(?<![a-z])(?:my|i|me|am|price|priced)(?![a-z])", " ", kept)
     # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
     kept = re.sub(
         r"(?:^|\s)(?:[的在找买个双件台条款副套只把]|[一两几][双件个台条款副套只把])+", " ", kept
