@@ -29,11 +29,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from cartwise.agent.deps import QueryMemo, create_deps
+from cartwise.agent.deps import create_deps
 from cartwise.agent.events import STAGES
 from cartwise.agent.run import run_agent
 from cartwise.catalog.demo import ingest_demo
 from cartwise.recall.embedders import create_embedder
+from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.settings import Settings
 
 REPORT = Path(__file__).resolve().parent / "reports" / "agent.md"

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from cartwise.agent.deps import AgentDeps, QueryMemo
+from cartwise.agent.deps import AgentDeps
 from cartwise.catalog.product import Domain, Product
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.recall.embedders import create_embedder
 from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine

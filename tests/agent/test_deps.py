@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cartwise.agent.deps import QueryMemo, create_deps
+from cartwise.agent.deps import create_deps
 from cartwise.errors import StoreUnavailable
+from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.settings import Settings
 
 

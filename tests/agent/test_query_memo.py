@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from cartwise.agent.deps import QueryMemo
 from cartwise.recall.embedders.base import Matrix, Vector
 from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.recall.embedders.memo import QueryMemo
 
 
 class SlowCounting:

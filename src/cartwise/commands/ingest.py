@@ -12,7 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cartwise.catalog.ingest import FORMATS, Format, IngestReport
-from cartwise.errors import CartwiseError, IngestError, InvalidInput
+from cartwise.commands.common import clean_errors
+from cartwise.errors import IngestError, InvalidInput
 from cartwise.settings import get_settings
 
 MAX_ERRORS_SHOWN = 50
@@ -53,14 +54,8 @@ def ingest(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Upsert a catalog by (platform, item_id); bad rows are reported with line numbers."""
-    try:
+    with clean_errors():
         report = _run(path, platform, fmt, mapping, currency, demo)
-    except InvalidInput as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except CartwiseError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(report.model_dump(), ensure_ascii=False))
     else:

@@ -27,7 +27,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
+from cartwise.recall.embedders.base import Embedder
+from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.recall.service import RecallService, SearchMode
 from cartwise.settings import Settings
 
@@ -38,6 +39,10 @@ _EMBED_BATCH = 256
 
 Progressor = Callable[[str, int], Callable[[int], None]]
 """(label, total) → advance(n): a progress bar factory (rich in the CLI, silent in tests)."""
+
+
+EVAL_QUERY_MEMO_SIZE = 4096
+"""Larger than every evaluation set, so no query is embedded twice."""
 
 
 class ModeScores(BaseModel):
@@ -73,32 +78,6 @@ class RetrievalReport(BaseModel):
     webmall: WebmallScores = Field(default_factory=WebmallScores)
     ab: ABScores = Field(default_factory=ABScores)
     seconds: float = 0.0
-
-
-class QueryMemo:
-    """Delegates to an embedder, remembering query vectors: the evaluation sends each query
-    through three retrievers and two βs. (Evaluation text only: the app never memoizes user
-    text.)"""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self._queries: dict[str, Vector] = {}
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    def embed_query(self, text: str) -> Vector:
-        if text not in self._queries:
-            self._queries[text] = self._inner.embed_query(text)
-        return self._queries[text]
-
-    def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return self._inner.embed_documents(texts)
 
 
 def reciprocal_rank(ranked: Sequence[str], gold: set[str], k: int) -> float:
@@ -307,7 +286,8 @@ def evaluate_retrieval(
     """Run both sets and the A/B; indexes live under `<home>/eval/` and are reused."""
     started = time.perf_counter()
     report = RetrievalReport(embedder=embedder.name)
-    embedder = QueryMemo(embedder)
+    # Each query goes through three retrievers and two betas: embed it once.
+    embedder = QueryMemo(embedder, size=EVAL_QUERY_MEMO_SIZE)
 
     zh_products, zh_queries = zh_catalog(data_dir, corpus_limit=zh_corpus_limit)
     report.zh_corpus = len(zh_products)

@@ -74,7 +74,7 @@ def build_preference_block(
 def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
     """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
     query, most relevant first, at most `preference_top_k`. '' when there are none."""
-    return _profile(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+    return _profile_text(_profile_likes(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings))
 
 
 def dislike_exclude_terms(
@@ -100,6 +100,8 @@ class PreferenceContext:
     """`build_user_profile`'s text."""
     exclude_terms: list[str]
     """`dislike_exclude_terms`' keywords."""
+    likes: list[PreferenceEntry]
+    """The like entries `profile` was built from."""
 
 
 def preference_context(
@@ -108,10 +110,12 @@ def preference_context(
     """The block, the profile and the exclude terms from ONE read of the store (one scan,
     one query embedding) instead of three; same rules as the three functions."""
     scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    likes = _profile_likes(scored, settings)
     return PreferenceContext(
         block=_block(scored, settings),
-        profile=_profile(scored, settings),
+        profile=_profile_text(likes),
         exclude_terms=_exclude_terms(scored, settings),
+        likes=likes,
     )
 
 
@@ -139,12 +143,15 @@ def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     return "\n".join(lines)
 
 
-def _profile(scored: Sequence[ScoredPreference], settings: Settings) -> str:
-    likes = [
+def _profile_likes(scored: Sequence[ScoredPreference], settings: Settings) -> list[PreferenceEntry]:
+    return [
         s.entry
         for s in scored
         if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
     ][: settings.preference_top_k]
+
+
+def _profile_text(likes: Sequence[PreferenceEntry]) -> str:
     return "; ".join(_profile_phrase(e) for e in likes)
 
 

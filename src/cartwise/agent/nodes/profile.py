@@ -9,9 +9,8 @@ to memory after the reply; a retraction in this message lifts the old preference
 from __future__ import annotations
 
 import asyncio
-import builtins
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
@@ -19,70 +18,11 @@ from langgraph.runtime import Runtime
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.terms import fold, slug_terms
 from cartwise.catalog.product import Domain
-from cartwise.memory.injector import (
-    build_preference_block,
-    build_user_profile,
-    dislike_exclude_terms,
-)
+from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Polarity, PreferenceEntry, PreferenceStore, ScoredPreference
+from cartwise.memory.store import Polarity, PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.settings import Settings
 from cartwise.understanding.base import PlannerOutput, StatedPreference
-
-EVERY_ENTRY = 2**31 - 1
-"""rank_relevant takes a top-k; a turn needs every entry scored once."""
-
-
-class RankedOnce:
-    """A PreferenceStore view for one turn that embeds the query once: the three injector
-    reads (profile, exclude terms, block) and the like list share one `rank_relevant`."""
-
-    def __init__(self, store: PreferenceStore) -> None:
-        self._store = store
-        self._ranked: dict[tuple[str, str], list[ScoredPreference]] = {}
-
-    def rank_relevant(self, user: str, query: str, k: int) -> list[ScoredPreference]:
-        key = (user, query)
-        if key not in self._ranked:
-            self._ranked[key] = self._store.rank_relevant(user, query, EVERY_ENTRY)
-        return self._ranked[key][:k]
-
-    def upsert(
-        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
-    ) -> PreferenceEntry:
-        return self._store.upsert(user, entry, supersede=supersede)
-
-    def supersede(self, user: str, keys: Sequence[str]) -> int:
-        return self._store.supersede(user, keys)
-
-    def get(self, user: str, key: str) -> PreferenceEntry | None:
-        return self._store.get(user, key)
-
-    def list(self, user: str) -> list[PreferenceEntry]:
-        return self._store.list(user)
-
-    def delete(self, user: str, key: str) -> bool:
-        return self._store.delete(user, key)
-
-    def read_relevant(
-        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
-    ) -> builtins.list[PreferenceEntry]:
-        return self._store.read_relevant(user, query, k=k, threshold=threshold)
-
-    def close(self) -> None:
-        """The underlying store outlives the turn."""
-
-
-def relevant_likes(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
-) -> list[PreferenceEntry]:
-    """The likes in the profile, by the same rule as `build_user_profile`."""
-    return [
-        s.entry
-        for s in store.rank_relevant(user, query, EVERY_ENTRY)
-        if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
-    ][: settings.preference_top_k]
 
 
 @dataclass
@@ -188,12 +128,13 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
 
         def read() -> TurnPreferences:
             text = query or plan.current_intent or state["message"]
-            store = RankedOnce(deps.preferences)
+            # One store read and one query embedding for all views of the stored preferences.
+            stored = preference_context(deps.preferences, user, text, settings=settings)
             return collect_preferences(
-                profile=build_user_profile(store, user, text, settings=settings),
-                liked=relevant_likes(store, user, text, settings=settings),
-                exclude_terms=list(dislike_exclude_terms(store, user, text, settings=settings)),
-                block=build_preference_block(store, user, text, settings=settings),
+                profile=stored.profile,
+                liked=stored.likes,
+                exclude_terms=stored.exclude_terms,
+                block=stored.block,
                 plan=plan,
                 constraints=state["session"].constraints,
                 memory=state["memory"],
