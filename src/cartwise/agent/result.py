@@ -12,7 +12,7 @@ from cartwise.agent.price_compare import PriceComparison
 from cartwise.agent.state import Pick
 from cartwise.memory.session_state import RejectedOption, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import Language
+from cartwise.understanding.base import CatalogGap, Language
 
 
 class ProductOut(BaseModel):
@@ -86,6 +86,9 @@ class TurnResult(BaseModel):
     """Candidates the hard filters eliminated this turn, with mechanical reasons."""
     questions: list[str] = Field(default_factory=list)
     """Clarifying questions asked this turn (at most one)."""
+    catalog_gap: CatalogGap | None = None
+    """Set when the catalog carries nothing of the requested product type (no products are
+    shown then); None when it does, or when nothing was asked for."""
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)
     """Milliseconds per stage (understanding, profile, searching, picking, replying,

@@ -34,6 +34,7 @@ from cartwise.understanding.rules.negation import (
 from cartwise.understanding.rules.numbers import format_amount, parse_amount
 from cartwise.understanding.rules.open_objects import free_dislikes
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
+from cartwise.understanding.rules.small_talk import small_talk_kind
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
@@ -355,7 +356,7 @@ def _intent(
         return "answer"
     if cues.COMPARE.search(lowered):
         return "compare"
-    if cues.CHITCHAT.match(lowered):
+    if cues.CHITCHAT.match(lowered) or small_talk_kind(text):
         return "chitchat"
     # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
     standing_rule = not noun_domain or bool(cues.LONG_TERM.search(lowered))
