@@ -23,6 +23,7 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.followups import parse_followup
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -68,6 +69,14 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
+def _product_type(matches: list[Match]) -> str:
+    """The product noun the message names: its first specific domain noun ("耳机", "running
+    shoes"); a recipient noun ("宝宝") only when there is nothing else."""
+    nouns = [m.surface.lower() for m in matches if m.first("domain")]
+    specific = [noun for noun in nouns if noun not in RECIPIENT_NOUNS]
+    return (specific or nouns or [""])[0]
+
+
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
     return "zh" if _CJK.search(text) else "en"
@@ -89,6 +98,8 @@ class RulesPlanner:
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
 
         slots: dict[str, str] = {}
         budget = parse_budget(text)
@@ -138,6 +149,8 @@ class RulesPlanner:
             intent=intent,
             domain=domain,
             query=query,
+            product_type=_product_type(matches),
+            followup=followup.followup,
             current_intent=current_intent,
             slots=slots,
             constraints=[
