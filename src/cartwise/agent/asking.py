@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from cartwise.agent.clarification import missing_slot, question_for
 from cartwise.understanding.base import Language
+from cartwise.understanding.rules import cues
 
 PRODUCT_TYPE_QUESTIONS: dict[Language, str] = {
     "zh": "你想找哪一类商品？比如耳机、跑鞋、面霜或茶叶，说个大概的种类我就能帮你挑。",
@@ -46,12 +47,6 @@ _GENERIC = re.compile(
     r"我妈|妈妈|爸爸|我爸|老婆|老公|朋友|女朋友|男朋友|孩子|同事|长辈|一下|看看|想|要|我|吧|呢|的"
 )
 _GIFT = re.compile(r"礼物|礼品|送人|送给|(?<![a-z])(?:gifts?|presents?)(?![a-z])")
-_VAGUE_BUDGET = re.compile(
-    r"别太贵|不要太贵|不太贵|别那么贵|价格别太高|价格不要太高|价位别太高|不贵的|便宜点就行|实惠点?就行|"
-    r"(?<![a-z])(?:not too (?:expensive|pricey|costly|dear)|(?:isn'?t|is not|nothing|not) "
-    r"too (?:expensive|pricey|costly)|not (?:very|that|so) expensive|affordable|inexpensive|"
-    r"budget[- ]friendly|reasonably priced)(?![a-z])"
-)
 _SPACES = re.compile(r"[\s\W_]+")
 
 
@@ -65,12 +60,12 @@ def is_gift(message: str) -> bool:
 
 
 def has_vague_budget(message: str) -> bool:
-    return bool(_VAGUE_BUDGET.search(message.casefold()))
+    return bool(cues.VAGUE_BUDGET.search(message))
 
 
 def without_vague_budget(query: str) -> str:
     """The search text without "别太贵 / not too expensive" (a price wish, not a product word)."""
-    return re.sub(r"\s+", " ", _VAGUE_BUDGET.sub(" ", query.casefold())).strip()
+    return re.sub(r"\s+", " ", cues.VAGUE_BUDGET.sub(" ", query)).strip()
 
 
 def product_type_question(message: str, language: Language) -> str:

@@ -3,8 +3,10 @@
 Decided once per searching turn, in this order (the first rule that fires wins):
 1. the request is for something a shop does not sell as goods — a service, a ticket or a
    trip, a financial product (`NOT_GOODS`): not carried;
-2. the request names a product type the catalog holds (`CatalogTypes`, from the catalog's
-   own category names): carried;
+2. the request names a product type (`cartwise.catalog.taxonomy` names and synonyms): carried
+   when the catalog holds offers of it, not carried when it holds none (a shopper's own
+   catalog may lack types the taxonomy knows); for listings without a product type, the
+   catalog's own category names stand in;
 3. the request is for a kind of thing no general store carries — a vehicle, property,
    prescription medicine, a live animal, a weapon (`NEVER_CARRIED`): not carried;
 4. otherwise the relevance floor: carried when the best search hit's similarity to the
@@ -22,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cartwise.catalog.product import Product
+from cartwise.catalog.taxonomy import ProductType, product_type, types_named_in
 from cartwise.understanding.base import GapKind, Language
 
 
@@ -133,18 +136,33 @@ def _words(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CatalogTypes:
-    """The product-type names a catalog holds, for matching a request against them."""
+    """What product types a catalog holds: taxonomy slugs with offers, and the category
+    names of listings that carry no product type."""
 
-    chinese: frozenset[str]
-    english: frozenset[str]
-    """Singular lowercase words and phrases ("earbud", "electric kettle")."""
+    present: frozenset[str]
+    untyped: bool = False
+    """Some listings carry no product type: then a type the taxonomy names but no typed
+    listing has may still be among them, and only the relevance floor can tell."""
+    chinese: frozenset[str] = frozenset()
+    english: frozenset[str] = frozenset()
+    """Category names of untyped listings: singular lowercase words and phrases."""
 
     @classmethod
-    def from_names(cls, names: Iterable[str]) -> CatalogTypes:
+    def of_products(cls, products: Iterable[Product]) -> CatalogTypes:
+        present: set[str] = set()
+        leaves: set[str] = set()
+        untyped = False
+        for product in products:
+            if product.product_type:
+                present.add(product.product_type)
+                continue
+            untyped = True
+            if product.category_raw:
+                leaves.add(_leaf(product.category_raw))
         chinese: set[str] = set()
         english: set[str] = set()
-        for name in names:
-            for part in _SEGMENTS.split(name.strip()):
+        for leaf in leaves:
+            for part in _SEGMENTS.split(leaf):
                 if _CJK.search(part):
                     if len(part) >= 2:
                         chinese.add(part)
@@ -153,27 +171,26 @@ class CatalogTypes:
                 if not words:
                     continue
                 english.add(" ".join(words))
-                head = words[-1]
-                if len(head) >= 4 and head not in _GENERIC_HEADS:
-                    english.add(head)
-        return cls(frozenset(chinese), frozenset(english))
+                if len(words[-1]) >= 4 and words[-1] not in _GENERIC_HEADS:
+                    english.add(words[-1])
+        return cls(frozenset(present), untyped, frozenset(chinese), frozenset(english))
 
-    @classmethod
-    def of_products(cls, products: Iterable[Product]) -> CatalogTypes:
-        """From the leaf of each product's own category path (what the shop filed it as)."""
-        leaves = {_SEGMENTS_LEAF.split(p.category_raw)[-1] for p in products if p.category_raw}
-        return cls.from_names(leaves)
-
-    def named_in(self, request: str) -> bool:
+    def named_by_category(self, request: str) -> bool:
         text = request.casefold()
         if any(name in text for name in self.chinese):
             return True
-        words = _words(text)
-        joined = f" {' '.join(words)} "
+        joined = f" {' '.join(_words(text))} "
         return any(f" {name} " in joined for name in self.english)
 
 
-_SEGMENTS_LEAF = re.compile(r"\s*(?:›|>)\s*")
+def _leaf(category: str) -> str:
+    """The last step of a category path ("Baby › Feeding › Bottles", "Clothing/Men/Jeans")."""
+    if _PATH_MARK.search(category):
+        return _PATH_MARK.split(category)[-1].strip()
+    return category.rsplit("/", 1)[-1].strip()
+
+
+_PATH_MARK = re.compile(r"\s*(?:›|>)\s*")
 
 
 def _first_kind(patterns: Sequence[tuple[GapKind, re.Pattern[str]]], text: str) -> GapKind:
@@ -185,7 +202,9 @@ class ScopeVerdict:
     carried: bool
     kind: GapKind = ""
     rule: str = ""
-    """Which rule decided (not_goods, catalog_type, never_carried, relevance)."""
+    """Which rule decided (not_goods, catalog_type, missing_type, never_carried, relevance)."""
+    named: tuple[ProductType, ...] = ()
+    """The taxonomy types the request names."""
 
 
 def judge_request(
@@ -195,30 +214,50 @@ def judge_request(
     text = request.casefold()
     if kind := _first_kind(_NOT_GOODS, text):
         return ScopeVerdict(False, kind, "not_goods")
-    if types.named_in(text):
+    named = tuple(types_named_in(text))
+    if any(t.slug in types.present for t in named):
+        return ScopeVerdict(True, rule="catalog_type", named=named)
+    if types.named_by_category(text):
         return ScopeVerdict(True, rule="catalog_type")
+    if named and not types.untyped:
+        return ScopeVerdict(False, rule="missing_type", named=named)
     if kind := _first_kind(_NEVER, text):
         return ScopeVerdict(False, kind, "never_carried")
     carried = best_similarity is not None and best_similarity >= floor
     return ScopeVerdict(carried, rule="relevance")
 
 
-def leaf_name(product: Product) -> str:
-    """The product's own type name: the last step of its category path (or its title)."""
-    leaf = _SEGMENTS_LEAF.split(product.category_raw)[-1].strip() if product.category_raw else ""
-    return leaf or product.title
+def type_name(product: Product, language: Language) -> str:
+    """The product's type in the shopper's language: the taxonomy's name, else the last step
+    of its category path, else ""."""
+    kind = product_type(product.product_type) if product.product_type else None
+    if kind is not None:
+        return kind.name(language)
+    leaf = _leaf(product.category_raw) if product.category_raw else ""
+    return leaf if leaf and bool(_CJK.search(leaf)) == (language == "zh") else ""
 
 
 def closest_type(
-    ranked: Sequence[tuple[Product, float]], language: Language, *, floor: float
+    verdict: ScopeVerdict,
+    ranked: Sequence[tuple[Product, float]],
+    types: CatalogTypes,
+    language: Language,
+    *,
+    floor: float,
 ) -> str:
-    """The best hit's product type named in the shopper's language, when the hit is close
-    enough to be worth suggesting; "" otherwise."""
+    """The closest carried kind worth suggesting, or "" (then the reply asks instead):
+    for a named type the catalog lacks, a carried type of the same domain that the search
+    found; otherwise the best hit's type when it is close enough."""
+    if verdict.kind:
+        return ""
+    domains = {t.domain for t in verdict.named}
     for product, similarity in ranked:
-        if similarity < floor:
+        if domains and product.domain not in domains:
+            continue
+        if not domains and similarity < floor:
             break
-        name = leaf_name(product)
-        if bool(_CJK.search(name)) == (language == "zh"):
+        name = type_name(product, language)
+        if name:
             return name
     return ""
 

@@ -28,9 +28,13 @@ def eval_dialogue(
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Also write the Markdown table here.")] = None,
     failures: Annotated[int, typer.Option(min=0, help="Print up to N failed checks.")] = 20,
+    calibrate: Annotated[
+        bool, typer.Option(help="Also print the relevance-floor sweep on the dev requests.")
+    ] = False,
 ) -> None:
     """Run every conversation through the agent and report pass rates per capability."""
     from cartwise.errors import InvalidInput
+    from cartwise.eval import catalog_scope
     from cartwise.eval.dialogue import eval_agent, evaluate_dialogue, render_markdown
     from cartwise.eval.dialogue_set import dialogue_path, load_conversations
 
@@ -50,7 +54,22 @@ def eval_dialogue(
                 reports.append(
                     evaluate_dialogue(deps, conversations, split=name, progress=progress)
                 )
-    table = render_markdown(reports)
+            scope = [
+                catalog_scope.evaluate(
+                    deps, catalog_scope.load_requests(catalog_scope.scope_path(name)), split=name
+                )
+                for name in chosen
+            ]
+            sweep = (
+                catalog_scope.calibrate(
+                    deps,
+                    catalog_scope.load_requests(catalog_scope.scope_path("dev")),
+                    [round(0.80 + 0.01 * step, 2) for step in range(13)],
+                )
+                if calibrate
+                else []
+            )
+    table = render_markdown(reports) + "\n" + catalog_scope.render_markdown(scope, sweep)
     typer.echo(table)
     for report in reports:
         for failure in report.failures[:failures]:
@@ -58,6 +77,9 @@ def eval_dialogue(
                 f"FAIL {report.split} {failure.conversation}#{failure.turn} "
                 f"[{failure.capability}] {failure.message!r}: {failure.detail}"
             )
+    for score in scope:
+        for mistake in score.mistakes[:failures]:
+            typer.echo(f"SCOPE {score.split} {mistake}")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(table, encoding="utf-8")

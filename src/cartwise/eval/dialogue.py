@@ -62,19 +62,28 @@ class DialogueReport(BaseModel):
 
 @contextmanager
 def eval_agent(settings: Settings, *, embedder: Embedder | None = None) -> Iterator[AgentDeps]:
-    """An agent over a fresh temporary home (SQLite stores, the demo catalog indexed once)."""
+    """An agent over a fresh temporary home (SQLite stores, rules engine, the demo catalog
+    indexed once). Product vectors go through the embedding cache of the configured home, so
+    a second run embeds nothing (product texts only: no user text is written to disk)."""
     from cartwise.catalog.demo import ensure_catalog
+    from cartwise.recall.embedders import create_embedder
+    from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 
-    with tempfile.TemporaryDirectory(prefix="cartwise-dialogue-") as home:
-        scoped = settings.model_copy(
-            update={"cartwise_home": Path(home), "store_backend": "sqlite", "engine": "rules"}
-        )
-        deps = create_deps(scoped, embedder=embedder)
-        try:
-            ensure_catalog(scoped, deps.recall, deps.embedder, progress=False)
-            yield deps
-        finally:
-            deps.close()
+    model = embedder or create_embedder(settings.embedder, settings)
+    documents = CachedEmbedder(model, cache_path(settings.home))
+    try:
+        with tempfile.TemporaryDirectory(prefix="cartwise-dialogue-") as home:
+            scoped = settings.model_copy(
+                update={"cartwise_home": Path(home), "store_backend": "sqlite", "engine": "rules"}
+            )
+            deps = create_deps(scoped, embedder=model)
+            try:
+                ensure_catalog(scoped, deps.recall, documents, progress=False)
+                yield deps
+            finally:
+                deps.close()
+    finally:
+        documents.close()
 
 
 async def run_conversation(

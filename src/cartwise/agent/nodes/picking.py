@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
 from cartwise.agent.context import user_profile
+from cartwise.agent.dialogue import active_search, build_answer, referenced_picks, similarity_to
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
@@ -58,14 +59,24 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     return facts
 
 
-def criteria_for(state: TurnState, settings: Settings) -> PickCriteria:
+def criteria_for(
+    state: TurnState, settings: Settings, similarity: dict[str, float] | None = None
+) -> PickCriteria:
     slots = state.get("slots", {})
+    search = active_search(state)
+    skip = set(search.shown_models if search is not None else [])
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.similar_to:
+        skip |= {item.model for item in resolution.refs}
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
+        sort=search.sort if search is not None else "relevance",
+        skip_models=frozenset(skip),
+        similarity=similarity,
     )
 
 
@@ -101,8 +112,18 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     )
 
     language = state["plan"].language
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.refs and not resolution.runs_search:
+        # Compare / details / "where is it cheapest" about shown items: their listings.
+        async with sink.step("picking", timings):
+            picks = referenced_picks(deps.recall, resolution.refs)
+        answer = build_answer(state, picks, deps.settings)
+        return {"picks": picks, "timings": timings, **({"answer": answer} if answer else {})}
+
     async with sink.step("picking", timings):
-        criteria = criteria_for(state, deps.settings)
+        similar = resolution.similar_to if resolution is not None else ""
+        similarity = similarity_to(deps.recall, similar, candidates) if similar else None
+        criteria = criteria_for(state, deps.settings, similarity)
         call_id = await sink.start_tool_call(
             "item_picker",
             {
@@ -127,7 +148,9 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     slot = (
         missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
     )
+    answer = build_answer(state, outcome.picks, deps.settings)
     return {
+        **({"answer": answer} if answer else {}),
         "picks": outcome.picks,
         "rejected": outcome.rejected,
         "filtered_out": outcome.filtered_out,

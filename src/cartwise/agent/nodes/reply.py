@@ -11,6 +11,7 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
+from cartwise.agent.answers import render_answer
 from cartwise.agent.nodes.picking import label
 from cartwise.agent.picker import EXCLUSION_WHY
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
@@ -168,9 +169,15 @@ def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
 async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
     deps, sink = runtime.context.deps, runtime.context.sink
     timings: dict[str, float] = {}
+    answer = state.get("answer")
+    lead = render_answer(answer, state["plan"].language) if answer is not None else ""
     async with sink.step("replying", timings):
         facts = reply_facts(state, deps.settings)
-        reply = await asyncio.to_thread(deps.engine.write_reply, facts)
+        if lead and not state.get("query"):
+            reply = lead  # answered from listings already shown: nothing was searched
+        else:
+            written = await asyncio.to_thread(deps.engine.write_reply, facts)
+            reply = "\n".join(part for part in (lead, written) if part)
         await sink.stream_text(reply)
     update: TurnState = {"reply": reply, "timings": timings}
     if facts.small_talk:

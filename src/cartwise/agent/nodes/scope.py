@@ -42,23 +42,25 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     query = state.get("query", "")
     vague = state.get("vague_request", False)
     gap: CatalogGap | None = None
-    if query and not vague:
+    resolution = state.get("resolution")
+    # A refinement, "more" or a sort builds on a search already judged when it began.
+    fresh = resolution is None or resolution.new_search
+    if query and not vague and fresh:
         ranked = sorted(
             ((c.product, c.score_query) for c in state.get("candidates", [])),
             key=lambda pair: pair[1],
             reverse=True,
         )
+        types = catalog_types(deps.recall)
         verdict = judge_request(
             query,
-            types=catalog_types(deps.recall),
+            types=types,
             best_similarity=ranked[0][1] if ranked else None,
             floor=settings.catalog_relevance_floor,
         )
         if not verdict.carried:
-            closest = (
-                ""
-                if verdict.kind
-                else closest_type(ranked, plan.language, floor=settings.catalog_closest_floor)
+            closest = closest_type(
+                verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
             )
             gap = CatalogGap(requested=requested_phrase(query), kind=verdict.kind, closest=closest)
     question = ""

@@ -23,6 +23,7 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.followups import parse_followup
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -69,6 +70,14 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
+def _product_type(matches: list[Match]) -> str:
+    """The product noun the message names: its first specific domain noun ("耳机", "running
+    shoes"); a recipient noun ("宝宝") only when there is nothing else."""
+    nouns = [m.surface.lower() for m in matches if m.first("domain")]
+    specific = [noun for noun in nouns if noun not in RECIPIENT_NOUNS]
+    return (specific or nouns or [""])[0]
+
+
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
     return "zh" if _CJK.search(text) else "en"
@@ -90,6 +99,10 @@ class RulesPlanner:
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
+        # "别太贵 / not too expensive" is a price wish without a number, not product words.
+        removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
 
         slots: dict[str, str] = {}
         budget = parse_budget(text)
@@ -139,6 +152,8 @@ class RulesPlanner:
             intent=intent,
             domain=domain,
             query=query,
+            product_type=_product_type(matches),
+            followup=followup.followup,
             current_intent=current_intent,
             slots=slots,
             constraints=[
@@ -251,12 +266,24 @@ class RulesPlanner:
                 amount = parse_amount(bare.group("a")) if bare else None
                 if "budget_max" not in slots and amount:
                     slots["budget_max"] = format_amount(amount)
-                    slots["budget_currency"] = DEFAULT_CURRENCY[language]
+                    slots["budget_currency"] = _answer_currency(text, question, language)
                 if "budget_max" in slots or "budget_min" in slots:
                     answered.append(question)
             elif cues.COLOR_QUESTION.search(question) and "color" in slots:
                 answered.append(question)
         return answered
+
+
+def _answer_currency(answer: str, question: str, language: Language) -> str:
+    """A bare amount ("300") is in the currency of the language the question was asked in:
+    digits alone say nothing about the shopper's language. A symbol decides when present."""
+    if "$" in answer:
+        return "USD"
+    if "¥" in answer or "￥" in answer or "元" in answer or "块" in answer:
+        return "CNY"
+    if not any(ch.isalpha() for ch in answer):
+        return DEFAULT_CURRENCY["zh" if _CJK.search(question) else "en"]
+    return DEFAULT_CURRENCY[language]
 
 
 def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool) -> Strength:

@@ -1,0 +1,142 @@
+"""Precision and recall of "not carried" on the labelled requests (catalog_scope_*.jsonl).
+
+The requests were written by hand before any threshold was chosen (scripts/
+make_catalog_scope_set.py); `calibrate` picks the relevance floor on the dev split only, and
+`evaluate` measures the agent as it runs (one fresh thread per request) on either split.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from cartwise.agent.catalog_scope import judge_request
+from cartwise.agent.deps import AgentDeps
+from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
+from cartwise.agent.nodes.scope import catalog_types
+from cartwise.agent.run import run_agent
+from cartwise.errors import InvalidInput
+from cartwise.memory.session_state import SessionPrefState
+from cartwise.recall.indexes.base import SearchFilters
+
+
+class ScopeRequest(BaseModel):
+    text: str
+    language: str
+    carried: bool
+
+
+class ScopeScore(BaseModel):
+    """ "Not carried" is the positive class."""
+
+    split: str
+    requests: int = 0
+    true_positive: int = 0
+    false_positive: int = 0
+    false_negative: int = 0
+    mistakes: list[str] = []
+
+    @property
+    def precision(self) -> float:
+        flagged = self.true_positive + self.false_positive
+        return self.true_positive / flagged if flagged else 0.0
+
+    @property
+    def recall(self) -> float:
+        actual = self.true_positive + self.false_negative
+        return self.true_positive / actual if actual else 0.0
+
+    def add(self, request: ScopeRequest, flagged_not_carried: bool) -> None:
+        self.requests += 1
+        positive = not request.carried
+        if flagged_not_carried and positive:
+            self.true_positive += 1
+        elif flagged_not_carried:
+            self.false_positive += 1
+            self.mistakes.append(f"said not carried: {request.text}")
+        elif positive:
+            self.false_negative += 1
+            self.mistakes.append(f"said carried: {request.text}")
+
+
+def scope_path(split: str) -> Path:
+    return Path(str(resources.files("cartwise.eval").joinpath(f"data/catalog_scope_{split}.jsonl")))
+
+
+def load_requests(path: Path) -> list[ScopeRequest]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}") from exc
+    return [ScopeRequest.model_validate(json.loads(line)) for line in lines if line.strip()]
+
+
+def best_similarity(deps: AgentDeps, text: str) -> tuple[str, float | None]:
+    """The planner's search phrase and the best hit's query similarity, as a turn sees them
+    (the planner's domain as the filter, no personalization)."""
+    plan = deps.engine.plan(text, SessionPrefState(thread="scope"), [])
+    query = plan.query.strip()
+    if not query:
+        return "", None
+    domains = [plan.domain] if plan.domain in SEARCHABLE_DOMAINS else []
+    hits = deps.recall.search(query, k=5, filters=SearchFilters(domains=domains), profile="")
+    if not hits.results and domains:
+        hits = deps.recall.search(query, k=5, profile="")
+    return query, max((h.score_query for h in hits.results), default=None)
+
+
+def calibrate(
+    deps: AgentDeps, requests: Sequence[ScopeRequest], floors: Sequence[float]
+) -> list[tuple[float, float, float]]:
+    """(floor, precision, recall) of the decision rule for each candidate floor."""
+    types = catalog_types(deps.recall)
+    signals = [(r, *best_similarity(deps, r.text)) for r in requests]
+    table = []
+    for floor in floors:
+        score = ScopeScore(split="dev")
+        for request, query, similarity in signals:
+            if not query:
+                continue
+            verdict = judge_request(query, types=types, best_similarity=similarity, floor=floor)
+            score.add(request, not verdict.carried)
+        table.append((floor, score.precision, score.recall))
+    return table
+
+
+def evaluate(deps: AgentDeps, requests: Sequence[ScopeRequest], *, split: str) -> ScopeScore:
+    """Each request as the first turn of a fresh thread; "not carried" = a catalog gap."""
+    score = ScopeScore(split=split)
+
+    async def run_all() -> None:
+        for request in requests:
+            thread = f"scope-{uuid.uuid4().hex[:8]}"
+            result = await run_agent(deps, user=thread, thread=thread, message=request.text)
+            score.add(request, result.catalog_gap is not None)
+
+    asyncio.run(run_all())
+    return score
+
+
+def render_markdown(
+    scores: Sequence[ScopeScore], sweep: Sequence[tuple[float, float, float]] = ()
+) -> str:
+    lines = [
+        '| split | requests | precision of "not carried" | recall of "not carried" |',
+        "|---|---:|---:|---:|",
+    ]
+    for s in scores:
+        lines.append(
+            f"| {s.split} | {s.requests} | {s.precision:.1%} "
+            f"({s.true_positive}/{s.true_positive + s.false_positive}) | {s.recall:.1%} "
+            f"({s.true_positive}/{s.true_positive + s.false_negative}) |"
+        )
+    if sweep:
+        lines += ["", "| floor (dev) | precision | recall |", "|---:|---:|---:|"]
+        lines += [f"| {f:.2f} | {p:.1%} | {r:.1%} |" for f, p, r in sweep]
+    return "\n".join(lines) + "\n"
