@@ -19,10 +19,10 @@ from cartwise.agent.clarification import question_for
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
-from cartwise.understanding.rules.engine import RulesEngine
-from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.settings import Settings
+from cartwise.understanding.rules.engine import RulesEngine
+from cartwise.understanding.rules.small_talk import small_talk_kind
 from tests.agent.conftest import DepsFactory
 
 
@@ -133,8 +133,11 @@ def test_a_known_budget_or_an_open_question_is_not_asked_again() -> None:
     common = {"language": "en", "vague_request": False, "searched": True, "domain": "electronics"}
     message = "earbuds, nothing too expensive"
     assert has_vague_budget(message)
-    assert choose_question(message=message, slots={}, open_questions=[], **common) == (  # type: ignore[arg-type]
-        BUDGET_QUESTIONS["en"]
+    assert (
+        choose_question(message=message, slots={}, open_questions=[], **common)
+        == (  # type: ignore[arg-type]
+            BUDGET_QUESTIONS["en"]
+        )
     )
     known = {"budget_max": "50", "budget_currency": "USD"}
     assert choose_question(message=message, slots=known, open_questions=[], **common) == ""  # type: ignore[arg-type]

@@ -87,7 +87,7 @@ NEVER_CARRIED: dict[GapKind, tuple[str, ...]] = {
     "animal": (
         "live", "puppy", "puppies", "kitten", "kittens", "pet rabbit", "bunny", "parrot",
         "goldfish", "horse", "pony", "hamster", "cat", "dog",
-        "活体", "小猫", "猫咪", "一只猫", "布偶猫", "英短", "小狗", "狗狗", "金毛", "泰迪犬",
+        "活体", "猫", "狗", "小猫", "猫咪", "一只猫", "布偶猫", "英短", "小狗", "狗狗", "金毛", "泰迪犬",
         "兔子", "小兔", "鹦鹉", "金鱼", "鱼苗", "仓鼠", "一匹马", "小马",
     ),
     "weapon": ("gun", "guns", "handgun", "rifle", "firearm", "ammo", "ammunition",

@@ -114,6 +114,15 @@ def _type_capability(ctx: TurnContext, slug: str) -> str:
     return "type_kept" if before == slug else "type_switched"
 
 
+def _names_price(line: str, product: ProductOut, fx_to_base: dict[str, float]) -> bool:
+    """The line states the product's price: as listed, in the base currency, or converted
+    to any currency of the FX table (to within 1 %)."""
+    amounts = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", line.replace(",", ""))]
+    prices = [product.price, product.price_base]
+    prices += [product.price_base / rate for rate in fx_to_base.values() if rate > 0]
+    return any(abs(a - p) <= 0.01 * p + 0.01 for a in amounts for p in prices if p > 0)
+
+
 def _echoes(message: str, reply: str) -> bool:
     """The reply quotes the shopper's message back instead of what was understood."""
     text = message.strip()
@@ -201,11 +210,13 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         )
     if expect.cheapest_first:
         first_line = result.reply.splitlines()[0].casefold() if result.reply else ""
-        ok = bool(products) and products[0].price_base == min(p.price_base for p in products)
+        ok = bool(products)
         if ok:
-            best = products[0]
-            names = PLATFORM_NAMES.get(best.platform, (best.platform,))
-            ok = any(n in first_line for n in names) and f"{best.price:g}"[:3] in first_line
+            cheapest = min(products, key=lambda p: p.price_base)
+            names = PLATFORM_NAMES.get(cheapest.platform, (cheapest.platform,))
+            ok = any(n in first_line for n in names) and _names_price(
+                first_line, cheapest, ctx.fx_to_base
+            )
         checks.append(Check("cheapest", ok, f"first line: {first_line[:80]}"))
 
     if expect.question is not None:
@@ -263,7 +274,7 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
                 f"in {expect.currency}={in_currency} others={others}",
             )
         )
-    if products:
+    if products and result.dialogue.answer is None:
         lead = result.reply.splitlines()[0] if result.reply else ""
         checks.append(
             Check(

@@ -61,7 +61,9 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     query = without_vague_budget(query) if query else ""
     # "help me find something" names no kind of product: searching its words finds noise,
     # so nothing is searched and the reply asks what kind of thing it is.
-    vague = bool(query) and is_vague_request(query)
+    vague = (
+        bool(query) and plan.followup is None and not plan.product_type and is_vague_request(query)
+    )
     if vague:
         query = ""
     elif not query and plan.intent != "chitchat":
