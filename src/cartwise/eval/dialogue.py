@@ -10,6 +10,8 @@ default).
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 import tempfile
 import time
 import uuid
@@ -24,6 +26,7 @@ from cartwise.agent.deps import AgentDeps, create_deps
 from cartwise.agent.result import ProductOut, TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Product
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.eval.dialogue_checks import Check, TurnContext, check_turn
 from cartwise.eval.dialogue_set import Conversation
 from cartwise.recall.embedders.base import Embedder
@@ -60,12 +63,36 @@ class DialogueReport(BaseModel):
     failures: list[Failure] = Field(default_factory=list)
 
 
+def dialogue_types(conversations: Sequence[Conversation]) -> set[str]:
+    """The taxonomy's product types the conversations name (what a slice must hold)."""
+    return {t.slug for c in conversations for turn in c.turns for t in types_named_in(turn.say)}
+
+
+def _demo_slice(types: set[str], folder: Path) -> Path:
+    """The demo catalog's offers of these product types, as a JSON-lines file."""
+    from cartwise.catalog.demo import demo_catalog_path
+
+    target = folder / "demo_slice.jsonl"
+    with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as source, target.open(
+        "w", encoding="utf-8"
+    ) as sink:
+        for line in source:
+            if line.strip() and json.loads(line).get("product_type") in types:
+                sink.write(line)
+    return target
+
+
 @contextmanager
-def eval_agent(settings: Settings, *, embedder: Embedder | None = None) -> Iterator[AgentDeps]:
-    """An agent over a fresh temporary home (SQLite stores, rules engine, the demo catalog
-    indexed once). Product vectors go through the embedding cache of the configured home, so
-    a second run embeds nothing (product texts only: no user text is written to disk)."""
+def eval_agent(
+    settings: Settings, *, embedder: Embedder | None = None, slice_types: set[str] | None = None
+) -> Iterator[AgentDeps]:
+    """An agent over a fresh temporary home (SQLite stores, rules engine) with the demo
+    catalog indexed once — or only its offers of `slice_types`, when embedding the whole
+    catalog would take too long. Product vectors go through the embedding cache of the
+    configured home, so a second run embeds nothing (product texts only: no user text is
+    written to disk)."""
     from cartwise.catalog.demo import ensure_catalog
+    from cartwise.catalog.pipeline import ingest_file
     from cartwise.recall.embedders import create_embedder
     from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 
@@ -78,7 +105,17 @@ def eval_agent(settings: Settings, *, embedder: Embedder | None = None) -> Itera
             )
             deps = create_deps(scoped, embedder=model)
             try:
-                ensure_catalog(scoped, deps.recall, documents, progress=False)
+                if slice_types is None:
+                    ensure_catalog(scoped, deps.recall, documents, progress=False)
+                else:
+                    ingest_file(
+                        _demo_slice(slice_types, Path(home)),
+                        settings=scoped,
+                        service=deps.recall,
+                        embedder=documents,
+                        fmt="jsonl",
+                        progress=False,
+                    )
                 yield deps
             finally:
                 deps.close()
