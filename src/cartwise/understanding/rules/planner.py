@@ -98,15 +98,16 @@ class RulesPlanner:
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
-        followup = parse_followup(text, names_product=bool(noun_domain))
-        removed.extend(followup.spans)
 
         slots: dict[str, str] = {}
         budget = parse_budget(text)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
         removed.extend(budget.spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
         size, size_spans = parse_size(text, matches, domain=domain)
-        if size:
+        # "one size up" is a step from the current size, not a size called "one size".
+        if size and not (followup.followup and followup.followup.size_step):
             slots["size"] = size
             removed.extend(size_spans)
 
