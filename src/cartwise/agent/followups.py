@@ -165,12 +165,12 @@ def _refine(
     if "brand" in followup.other:
         brands = search.brands or [item.brand for item in focus if item.brand]
         for brand in brands:
-            exclusions[f"brand-{fold(brand)}"] = [brand]
+            exclusions[fold(brand)] = [brand]
         update["brands"] = []
     if "color" in followup.other:
         for item in focus:
             for color in item.colors:
-                exclusions[f"color-{fold(color)}"] = [color]
+                exclusions[fold(color)] = [color]
     if "model" in followup.other:
         update["shown_models"] = [item.model for item in focus if item.model]
     update["exclusions"] = exclusions
@@ -239,7 +239,14 @@ def resolve(
     # "Where is X cheapest" names what to price: a search for X, even while on X's type.
     asks_cheapest_of = followup is not None and followup.kind == "cheapest" and bool(plan.query)
     if active is not None and same_type and not asks_cheapest_of:
-        builds_on = followup is not None or not plan.query or plan_slots or plan.intent != "search"
+        # A follow-up, a bare size or budget, an answer or a preference, or a message that
+        # only re-runs the session's search; never small talk.
+        builds_on = (
+            followup is not None
+            or bool(plan_slots)
+            or plan.intent in ("answer", "preference")
+            or (not plan.query and bool(query))
+        )
         if builds_on and (not named or followup is not None):
             default = 0 if followup is not None and followup.kind == "similar" else None
             refs, missing = resolve_refs(
