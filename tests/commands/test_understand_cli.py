@@ -15,8 +15,8 @@ from cartwise.settings import Settings, get_settings
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
 PLANNER_FIELDS = {
-    "language", "intent", "domain", "query", "current_intent", "slots", "constraints",
-    "stated", "retracted", "brands", "platforms", "answered_questions",
+    "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
+    "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {

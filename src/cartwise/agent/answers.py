@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 
 from cartwise.understanding.base import Language
 
-AnswerKind = Literal["cheapest", "compare", "details", "missing_reference", "nothing_cheaper"]
+AnswerKind = Literal[
+    "cheapest", "compare", "details", "missing_reference", "nothing_cheaper", "nothing_more"
+]
 COMPARED_ATTRIBUTES = ("material", "color", "sizes", "style")
 ATTRIBUTE_LABELS: dict[Language, dict[str, str]] = {
     "zh": {"material": "材质", "color": "颜色", "sizes": "尺码", "style": "款式"},
@@ -228,6 +230,12 @@ def render_answer(answer: DirectAnswer, language: Language) -> str:
             f"没有找到低于 {limit} 的同类商品。"
             if zh
             else f"I found nothing of this kind under {limit}."
+        )
+    if answer.kind == "nothing_more":
+        return (
+            "符合条件的商品都已经给你看过了，没有更多了。"
+            if zh
+            else "That was everything that matches: there is nothing more to show."
         )
     if not answer.items:
         return ""

@@ -145,19 +145,43 @@ def item_facts(pick: Pick, *, ordinal: int | None, currency: str, settings: Sett
     )
 
 
+QUESTION_WORDS = frozenset(
+    "how what which when where who why long much many does do did is are was it its this that "
+    "they them have has had can could will would come comes with for and the any".split()
+)
+"""Words of a question that say nothing about the product ("how long does the battery last")."""
+
+
+def _content_words(asked: str) -> list[str]:
+    words = re.findall(r"[a-z0-9][a-z0-9-]+|[\u4e00-\u9fff]+", fold(asked))
+    return [w for w in words if w not in QUESTION_WORDS]
+
+
+def _mentions(sentence: str, word: str) -> bool:
+    if not word.isascii():
+        return word in sentence
+    # "last" matches "lasts", "waterproof" matches "waterproofing"; no match inside a word.
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}", sentence) is not None
+
+
 def listing_statement(product: Product, asked: str) -> str:
-    """The listing's own sentence about `asked` ("" when it says nothing about it)."""
-    wanted = fold(asked)
-    words = [w for w in re.findall(r"[a-z0-9-]{3,}|[\u4e00-\u9fff]+", wanted)]
+    """The listing's own sentence about `asked` ("" when it says nothing about it): the one
+    mentioning the most of the question's content words — all of one or two, at least half
+    of more."""
+    words = _content_words(asked)
     if not words:
         return ""
+    needed = len(words) if len(words) <= 2 else (len(words) + 1) // 2
     text = " ".join(p for p in (product.title, product.description) if p)
-    attrs = [f"{k}: {', '.join(v)}" for k, v in product.attributes.items()]
-    for sentence in [*(m.group().strip() for m in _SENTENCE.finditer(text)), *attrs]:
+    sentences = [m.group().strip() for m in _SENTENCE.finditer(text)]
+    sentences += [f"{name}: {', '.join(values)}" for name, values in product.attributes.items()]
+    best, best_hits = "", 0
+    for sentence in sentences:
         folded = fold(sentence)
-        if all(w in folded for w in words):
-            return sentence[:STATEMENT_CHARS]
-    return ""
+        hits = sum(_mentions(folded, w) for w in words)
+        if hits >= needed and hits > best_hits:
+            best, best_hits = sentence, hits
+    return best[:STATEMENT_CHARS]
 
 
 def _ordinal(item_key: str, state: TurnState) -> int | None:
@@ -183,6 +207,8 @@ def build_answer(
         )
     search = resolution.search
     followup = resolution.followup
+    if resolution.kind == "more" and not picks:
+        return DirectAnswer(kind="nothing_more", currency=currency)
     if resolution.kind == "refine" and not picks and followup is not None:
         if followup.price == "lower" and search is not None and search.max_price_base is not None:
             rate = settings.fx_to_base.get(currency, 1.0)
@@ -228,14 +254,48 @@ def build_answer(
     )
 
 
-def shown_items(picks: Sequence[Pick], product_type: str) -> list[ShownItem]:
+def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Candidates of the active search's product types: a refinement, "more" or a sort
+    stays on them ("cheaper" running shoes are running shoes, never cheap boots); "more like
+    this" keeps to the shown item's own type. A new search keeps to the types the shopper
+    named, unless none of them was found (then the search speaks for itself). Products the
+    catalog gives no type pass."""
+    resolution = state.get("resolution")
+    search = active_search(state)
+    if resolution is None or search is None:
+        return list(candidates)
+    types = set(search.product_types)
+    if resolution.similar_to:
+        types = {item.product_type for item in resolution.refs if item.product_type} or types
+    if not types:
+        return list(candidates)
+    kept = [c for c in candidates if not c.product.product_type or c.product.product_type in types]
+    return kept if kept or not resolution.new_search else list(candidates)
+
+
+def result_types(picks: Sequence[Pick]) -> list[str]:
+    """The product types a search's first results were: those of two picks or more, else the
+    top pick's (one stray item does not widen the search)."""
+    counts: dict[str, int] = {}
+    for pick in picks:
+        kind = pick.candidate.product.product_type
+        if kind:
+            counts[kind] = counts.get(kind, 0) + 1
+    common = [kind for kind, count in counts.items() if count >= 2]
+    top = next(
+        (p.candidate.product.product_type for p in picks if p.candidate.product.product_type), ""
+    )
+    return common or ([top] if top else [])
+
+
+def shown_items(picks: Sequence[Pick]) -> list[ShownItem]:
     return [
         ShownItem(
             platform=p.candidate.product.platform,
             item_id=p.candidate.product.item_id,
             title=p.candidate.product.title,
             price_base=p.candidate.product.price_base,
-            product_type=product_type,
+            product_type=p.candidate.product.product_type,
             brand=p.candidate.product.brand,
             model=model_identity(p.candidate.product),
             colors=p.candidate.product.attributes.get("color", []),
@@ -263,6 +323,9 @@ def dialogue_patch(state: TurnState) -> dict[str, object]:
         # A refinement that found nothing leaves the last results to refer to.
         return fields
     shown = [*search.shown_models, *(model_identity(p.candidate.product) for p in picks)]
-    fields["active_search"] = search.model_copy(update={"shown_models": list(dict.fromkeys(shown))})
-    fields["shortlist"] = shown_items(picks, search.product_type or search.phrase)
+    update: dict[str, object] = {"shown_models": list(dict.fromkeys(shown))}
+    if not search.product_types:
+        update["product_types"] = result_types(picks)
+    fields["active_search"] = search.model_copy(update=update)
+    fields["shortlist"] = shown_items(picks)
     return fields

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from cartwise.agent.terms import fold, slug_terms
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import (
     ActiveSearch,
     SessionConstraint,
@@ -68,9 +69,19 @@ def _singular(word: str) -> str:
     return re.sub(r"(?<=[a-z])(?:es|s)$", "", word)
 
 
-def same_product_type(named: str, active: str) -> bool:
-    """ "鞋" while on 跑鞋, "shoes" while on "running shoes": the same product type."""
-    a, b = _singular(fold(named)), _singular(fold(active))
+def named_types(text: str) -> list[str]:
+    """Catalog product-type slugs named in `text` (synonyms in both languages)."""
+    return [kind.slug for kind in types_named_in(text)]
+
+
+def same_product_type(named: str, active: ActiveSearch) -> bool:
+    """Whether a product noun stays on the active search: one of its catalog types
+    ("跑步鞋" while on running shoes), else the same noun or a more general one ("鞋" while
+    on 跑鞋, "shoes" while on "running shoes")."""
+    types = named_types(named)
+    if types and active.product_types:
+        return any(t in active.product_types for t in types)
+    a, b = _singular(fold(named)), _singular(fold(active.product_type))
     if not a or not b:
         return False
     return a == b or b.endswith(a) or a.endswith(b)
@@ -154,12 +165,12 @@ def _refine(
     if "brand" in followup.other:
         brands = search.brands or [item.brand for item in focus if item.brand]
         for brand in brands:
-            exclusions[f"brand-{fold(brand)}"] = [brand]
+            exclusions[fold(brand)] = [brand]
         update["brands"] = []
     if "color" in followup.other:
         for item in focus:
             for color in item.colors:
-                exclusions[f"color-{fold(color)}"] = [color]
+                exclusions[fold(color)] = [color]
     if "model" in followup.other:
         update["shown_models"] = [item.model for item in focus if item.model]
     update["exclusions"] = exclusions
@@ -207,7 +218,7 @@ def resolve(
     active = session.active_search
     followup = plan.followup
     named = plan.product_type
-    same_type = active is not None and (not named or same_product_type(named, active.product_type))
+    same_type = active is not None and (not named or same_product_type(named, active))
 
     answers_from_listings = followup is not None and (
         followup.kind in NO_SEARCH_KINDS or (followup.kind == "cheapest" and not plan.query)
@@ -228,7 +239,14 @@ def resolve(
     # "Where is X cheapest" names what to price: a search for X, even while on X's type.
     asks_cheapest_of = followup is not None and followup.kind == "cheapest" and bool(plan.query)
     if active is not None and same_type and not asks_cheapest_of:
-        builds_on = followup is not None or not plan.query or plan_slots or plan.intent != "search"
+        # A follow-up, a bare size or budget, an answer or a preference, or a message that
+        # only re-runs the session's search; never small talk.
+        builds_on = (
+            followup is not None
+            or bool(plan_slots)
+            or plan.intent in ("answer", "preference")
+            or (not plan.query and bool(query))
+        )
         if builds_on and (not named or followup is not None):
             default = 0 if followup is not None and followup.kind == "similar" else None
             refs, missing = resolve_refs(
@@ -255,6 +273,7 @@ def resolve(
     search = ActiveSearch(
         product_type=named,
         phrase=query,
+        product_types=named_types(f"{named} {query}"),
         domain=plan.domain or session.category,
         brands=plan.brands,
         exclusions={**carried, **message_exclusions(plan)},

@@ -102,7 +102,8 @@ class DialogueOut(BaseModel):
     ) -> DialogueOut:
         if resolution is None:
             return cls(active_search=session.active_search)
-        search = session.active_search
+        # The turn's own search (a "more" past the last page is not kept, but was asked).
+        search = resolution.search if resolution.runs_search else session.active_search
         return cls(
             followup=resolution.kind,
             active_search=search,

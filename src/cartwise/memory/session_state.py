@@ -99,7 +99,7 @@ class ShownItem(BaseModel):
     title: str
     price_base: float
     product_type: str = ""
-    """The product type it was shown for (the active search's, e.g. 跑鞋 / headphones)."""
+    """Its catalog product-type slug (running_shoes), "" when the catalog has none."""
     brand: str = ""
     model: str = ""
     """Model identity (brand + model number or title), shared by its offers on every platform."""
@@ -119,6 +119,9 @@ class ActiveSearch(BaseModel):
     """The product noun it is about (跑鞋, running shoes); empty when none was named."""
     phrase: str
     """The search text."""
+    product_types: list[str] = Field(default_factory=list)
+    """Catalog product-type slugs the search is about: the ones the shopper named, else the
+    ones its first results were. Refinements stay within them."""
     domain: str = ""
     brands: list[str] = Field(default_factory=list)
     """Brands asked for (exact filter)."""

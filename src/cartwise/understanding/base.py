@@ -56,7 +56,8 @@ SizeStep = Literal["", "up", "down"]
 class Followup(BaseModel):
     """How a message builds on the results already shown or the search already running."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Field docstrings are the LLM engine's schema descriptions too.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     kind: FollowupKind
     refs: list[int] = Field(default_factory=list)

@@ -9,7 +9,13 @@ from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
 from cartwise.agent.context import user_profile
-from cartwise.agent.dialogue import active_search, build_answer, referenced_picks, similarity_to
+from cartwise.agent.dialogue import (
+    active_search,
+    build_answer,
+    in_scope,
+    referenced_picks,
+    similarity_to,
+)
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
@@ -103,6 +109,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     candidates = state.get("candidates", [])
     if not candidates and state.get("query") and state["filters"].domains:
         candidates = await search_without_domain(runtime.context, state)
+    candidates = in_scope(state, candidates)
     timings = {"searching": elapsed_ms(state["search_started_at"])}
     await sink.step_finished("searching")
     personalization = any(state.get("personalization", []))

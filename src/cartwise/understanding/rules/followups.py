@@ -104,7 +104,8 @@ QUESTION_EN = re.compile(
 SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     (
         re.compile(
-            r"价格?从高到低|从贵到便宜|价格降序|贵的(?:排)?在前|最贵的|由高到低|"
+            r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从高到低|从贵到便宜|由高到低|降序)(?:排序|排列|排)?|"
+            r"贵的(?:排)?在前(?:面)?|最贵的|"
             r"\bprice:? high(?:est)? to low(?:est)?\b|\bmost expensive (?:first|ones?)\b|"
             r"\bpriciest\b|\bsort(?:ed)? by price,? (?:descending|high)|\bexpensive first\b"
         ),
@@ -112,7 +113,8 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     ),
     (
         re.compile(
-            r"按价格|按价钱|价格从低到高|从便宜到贵|价格升序|便宜的(?:排)?在前|由低到高|价格排序|最便宜的|最实惠的|"
+            r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从低到高|从便宜到贵|由低到高|升序)(?:排序|排列|排)?|"
+            r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排)?在前(?:面)?|最便宜的|最实惠的|"
             r"\bprice:? low(?:est)? to high(?:est)?\b|\bcheapest (?:first|ones?)\b|"
             r"\bsort(?:ed)? by price\b|\border(?:ed)? by price\b|\bby price\b|\bthe cheapest\b|"
             r"\blowest price first\b|^\s*cheapest\b"
@@ -121,14 +123,14 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     ),
     (
         re.compile(
-            r"评价最多|评论最多|按评价数|按评论|销量最高|按销量|最多人买|"
+            r"评价最多|评论最多|按(?:评价数|评论数|评论|销量)(?:排序|排列|排)?|销量最高|最多人买|"
             r"\bmost review(?:s|ed)\b|\bby (?:number of )?reviews\b|\breview count\b|\bmost popular\b"
         ),
         "reviews",
     ),
     (
         re.compile(
-            r"按评分|评分最高|评分高的|好评最多|口碑最好|按好评|评分排序|"
+            r"按(?:评分|好评)(?:排序|排列|排)?|评分(?:排序|最高|高的)|好评最多|口碑最好|"
             r"\bby rating\b|\bhighest[- ]rated\b|\bbest[- ]rated\b|\btop[- ]rated\b|"
             r"\bsort(?:ed)? by (?:rating|stars)\b|\bbest reviewed\b"
         ),
@@ -136,7 +138,7 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     ),
 ]
 CHEAPER = re.compile(
-    r"更便宜|便宜[一]?[点些]|再便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
+    r"更便宜|便宜[一]?[点些]|再便宜|比[^，。,.？?]{1,10}?便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
     r"\bcheaper\b|\bless expensive\b|\blower[- ]priced?\b|\bmore affordable\b|\btoo expensive\b|"
     r"\btoo pricey\b|\bless money\b|\bbudget (?:option|pick|one)s?\b|\bnot so expensive\b"
 )
@@ -245,7 +247,7 @@ def _asked(text: str, spans: list[Span]) -> str:
     rest = re.sub(
         r"吗|么|呢|吧|啊|有没有|是不是|是否|能不能|可不可以|会不会|请问|的|[?？。.!！,，]"
         r"|\b(?:is|are|does|do|can|has|have|will|would|could|was|the|a|an|one|item|please|"
-        r"tell me|any|some)\b",
+        r"tell me|any|some|of|for|about|there)\b",
         " ",
         rest,
         flags=re.IGNORECASE,

@@ -99,17 +99,18 @@ class RulesPlanner:
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
-        followup = parse_followup(text, names_product=bool(noun_domain))
-        removed.extend(followup.spans)
-        # "别太贵 / not too expensive" is a price wish without a number, not product words.
-        removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
 
         slots: dict[str, str] = {}
         budget = parse_budget(text)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
         removed.extend(budget.spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
+        # "别太贵 / not too expensive" is a price wish without a number, not product words.
+        removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
         size, size_spans = parse_size(text, matches, domain=domain)
-        if size:
+        # "one size up" is a step from the current size, not a size called "one size".
+        if size and not (followup.followup and followup.followup.size_step):
             slots["size"] = size
             removed.extend(size_spans)
 
