@@ -62,9 +62,7 @@ def eval_dialogue(
             ]
             sweep = (
                 catalog_scope.calibrate(
-                    deps,
-                    catalog_scope.load_requests(catalog_scope.scope_path("dev")),
-                    [round(0.80 + 0.01 * step, 2) for step in range(13)],
+                    deps, catalog_scope.load_requests(catalog_scope.scope_path("dev"))
                 )
                 if calibrate
                 else []

@@ -16,10 +16,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from cartwise.agent.catalog_scope import judge_request
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
-from cartwise.agent.nodes.scope import catalog_types
 from cartwise.agent.run import run_agent
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
@@ -92,21 +90,34 @@ def best_similarity(deps: AgentDeps, text: str) -> tuple[str, float | None]:
 
 
 def calibrate(
-    deps: AgentDeps, requests: Sequence[ScopeRequest], floors: Sequence[float]
+    deps: AgentDeps, requests: Sequence[ScopeRequest], *, steps: int = 12
 ) -> list[tuple[float, float, float]]:
-    """(floor, precision, recall) of the decision rule for each candidate floor."""
-    types = catalog_types(deps.recall)
-    signals = [(r, *best_similarity(deps, r.text)) for r in requests]
+    """(floor, precision, recall) of the relevance floor *alone* ("not carried" when the best
+    hit's similarity is below it), for floors spread over the similarities observed — the
+    signal the decision falls back on when no rule fires. Run on the dev split only."""
+    signals = [(r, best_similarity(deps, r.text)[1]) for r in requests]
+    seen = sorted(s for _, s in signals if s is not None)
+    if not seen:
+        return []
+    low, high = seen[0], seen[-1]
+    floors = [round(low + (high - low) * i / steps, 3) for i in range(steps + 1)]
     table = []
     for floor in floors:
         score = ScopeScore(split="dev")
-        for request, query, similarity in signals:
-            if not query:
-                continue
-            verdict = judge_request(query, types=types, best_similarity=similarity, floor=floor)
-            score.add(request, not verdict.carried)
+        for request, similarity in signals:
+            score.add(request, similarity is None or similarity < floor)
         table.append((floor, score.precision, score.recall))
     return table
+
+
+def best_floor(table: Sequence[tuple[float, float, float]]) -> float | None:
+    """The floor with the best F1 of "not carried" (ties: the higher precision)."""
+
+    def f1(row: tuple[float, float, float]) -> tuple[float, float]:
+        _, p, r = row
+        return (2 * p * r / (p + r) if p + r else 0.0, p)
+
+    return max(table, key=f1)[0] if table else None
 
 
 def evaluate(deps: AgentDeps, requests: Sequence[ScopeRequest], *, split: str) -> ScopeScore:
@@ -137,6 +148,12 @@ def render_markdown(
             f"({s.true_positive}/{s.true_positive + s.false_negative}) |"
         )
     if sweep:
-        lines += ["", "| floor (dev) | precision | recall |", "|---:|---:|---:|"]
-        lines += [f"| {f:.2f} | {p:.1%} | {r:.1%} |" for f, p, r in sweep]
+        lines += [
+            "",
+            f"The relevance floor alone on the dev requests (best F1: {best_floor(sweep):.3f}):",
+            "",
+            "| floor | precision | recall |",
+            "|---:|---:|---:|",
+        ]
+        lines += [f"| {f:.3f} | {p:.1%} | {r:.1%} |" for f, p, r in sweep]
     return "\n".join(lines) + "\n"

@@ -73,9 +73,10 @@ def _demo_slice(types: set[str], folder: Path) -> Path:
     from cartwise.catalog.demo import demo_catalog_path
 
     target = folder / "demo_slice.jsonl"
-    with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as source, target.open(
-        "w", encoding="utf-8"
-    ) as sink:
+    with (
+        gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as source,
+        target.open("w", encoding="utf-8") as sink,
+    ):
         for line in source:
             if line.strip() and json.loads(line).get("product_type") in types:
                 sink.write(line)
