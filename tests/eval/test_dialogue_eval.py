@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cartwise.commands.eval_dialogue import dialogue_agent
 from cartwise.eval.dialogue import evaluate_dialogue, render_markdown
 from cartwise.eval.dialogue_set import Conversation, dialogue_path, load_conversations
 from cartwise.settings import Settings
@@ -38,7 +39,7 @@ def test_a_slice_of_the_dev_set_passes_every_check(make_deps: DepsFactory) -> No
         for c in load_conversations(dialogue_path("dev"))
         if c.family in ("small_talk", "not_carried")
     ]
-    report = evaluate_dialogue(deps, slice_, split="dev")
+    report = evaluate_dialogue(dialogue_agent(deps), slice_, split="dev")
     assert report.conversations == len(slice_) >= 8
     assert report.failures == []
     assert set(report.capabilities) >= {"small_talk", "not_carried", "memory"}
@@ -63,7 +64,7 @@ def test_the_checks_fail_when_the_agent_does_not_do_what_is_expected(
             ],
         }
     )
-    report = evaluate_dialogue(deps, [wrong], split="dev")
+    report = evaluate_dialogue(dialogue_agent(deps), [wrong], split="dev")
     failed = {(f.turn, f.capability) for f in report.failures}
     assert {(0, "question"), (1, "small_talk"), (1, "sort")} <= failed
     assert report.conversations_passed == 0

@@ -2,26 +2,20 @@
 
 The requests were written by hand before any threshold was chosen (scripts/
 make_catalog_scope_set.py); `calibrate` picks the relevance floor on the dev split only, and
-`evaluate` measures the agent as it runs (one fresh thread per request) on either split.
+`evaluate` measures the agent as it runs (one fresh thread per request) on either split. The
+agent is reached through callables the command wires (this layer does not import it).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from cartwise.agent.deps import AgentDeps
-from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
-from cartwise.agent.run import run_agent
 from cartwise.errors import InvalidInput
-from cartwise.memory.session_state import SessionPrefState
-from cartwise.recall.indexes.base import SearchFilters
 
 
 class ScopeRequest(BaseModel):
@@ -75,27 +69,16 @@ def load_requests(path: Path) -> list[ScopeRequest]:
     return [ScopeRequest.model_validate(json.loads(line)) for line in lines if line.strip()]
 
 
-def best_similarity(deps: AgentDeps, text: str) -> tuple[str, float | None]:
-    """The planner's search phrase and the best hit's query similarity, as a turn sees them
-    (the planner's domain as the filter, no personalization)."""
-    plan = deps.engine.plan(text, SessionPrefState(thread="scope"), [])
-    query = plan.query.strip()
-    if not query:
-        return "", None
-    domains = [plan.domain] if plan.domain in SEARCHABLE_DOMAINS else []
-    hits = deps.recall.search(query, k=5, filters=SearchFilters(domains=domains), profile="")
-    if not hits.results and domains:
-        hits = deps.recall.search(query, k=5, profile="")
-    return query, max((h.score_query for h in hits.results), default=None)
-
-
 def calibrate(
-    deps: AgentDeps, requests: Sequence[ScopeRequest], *, steps: int = 12
+    requests: Sequence[ScopeRequest],
+    similarity: Callable[[str], float | None],
+    *,
+    steps: int = 12,
 ) -> list[tuple[float, float, float]]:
     """(floor, precision, recall) of the relevance floor *alone* ("not carried" when the best
     hit's similarity is below it), for floors spread over the similarities observed — the
     signal the decision falls back on when no rule fires. Run on the dev split only."""
-    signals = [(r, best_similarity(deps, r.text)[1]) for r in requests]
+    signals = [(r, similarity(r.text)) for r in requests]
     seen = sorted(s for _, s in signals if s is not None)
     if not seen:
         return []
@@ -104,8 +87,8 @@ def calibrate(
     table = []
     for floor in floors:
         score = ScopeScore(split="dev")
-        for request, similarity in signals:
-            score.add(request, similarity is None or similarity < floor)
+        for request, best in signals:
+            score.add(request, best is None or best < floor)
         table.append((floor, score.precision, score.recall))
     return table
 
@@ -120,17 +103,14 @@ def best_floor(table: Sequence[tuple[float, float, float]]) -> float | None:
     return max(table, key=f1)[0] if table else None
 
 
-def evaluate(deps: AgentDeps, requests: Sequence[ScopeRequest], *, split: str) -> ScopeScore:
-    """Each request as the first turn of a fresh thread; "not carried" = a catalog gap."""
+def evaluate(
+    requests: Sequence[ScopeRequest], not_carried: Callable[[str], bool], *, split: str
+) -> ScopeScore:
+    """`not_carried(text)`: the agent's verdict on the request as the first turn of a fresh
+    thread."""
     score = ScopeScore(split=split)
-
-    async def run_all() -> None:
-        for request in requests:
-            thread = f"scope-{uuid.uuid4().hex[:8]}"
-            result = await run_agent(deps, user=thread, thread=thread, message=request.text)
-            score.add(request, result.catalog_gap is not None)
-
-    asyncio.run(run_all())
+    for request in requests:
+        score.add(request, not_carried(request.text))
     return score
 
 

@@ -1,5 +1,6 @@
 """Per-turn checks of the dialogue evaluation: one `Check` per capability an expectation
-names, judged on the `TurnResult` (and the turns before it) — never on how it was made.
+names, judged on the turn's result as `cartwise ask --json` prints it (docs/ask.md), and the
+turns before it — never on how it was made.
 
 A product's type is judged by the harness's own words for each type, matched against the
 listing's title and the platform's category text, so the check does not trust the system's
@@ -11,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from cartwise.agent.result import ProductOut, TurnResult
+from pydantic import BaseModel, ConfigDict, Field
+
 from cartwise.catalog.product import Product
 from cartwise.eval.dialogue_set import Expectation, QuestionKind
 from cartwise.understanding.rules import cues
@@ -69,6 +72,67 @@ def is_of_type(product: Product, slug: str) -> bool:
     return bool(TYPE_PATTERNS[slug].search(f"{product.title} {product.category_raw}".casefold()))
 
 
+class ShownProduct(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    platform: str
+    item_id: str
+    title: str
+    brand: str = ""
+    price: float
+    price_base: float
+
+
+class StoredPreference(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    polarity: str
+    slug: str
+    keywords: list[str] = Field(default_factory=list)
+
+
+class MemoryView(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    long_term: list[StoredPreference] = Field(default_factory=list)
+    session: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def open_questions(self) -> list[str]:
+        return list(self.session.get("open_questions", []))
+
+    def session_facts(self) -> dict[str, Any]:
+        """P_t without its clock."""
+        return {k: v for k, v in self.session.items() if k != "updated_at"}
+
+
+class DialogueView(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    answer: dict[str, Any] | None = None
+
+
+class TurnView(BaseModel):
+    """The fields of a turn's JSON result the checks read."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    reply: str
+    products: list[ShownProduct] = Field(default_factory=list)
+    questions: list[str] = Field(default_factory=list)
+    catalog_gap: dict[str, Any] | None = None
+    memory: MemoryView = Field(default_factory=MemoryView)
+    timings: dict[str, float] = Field(default_factory=dict)
+    dialogue: DialogueView = Field(default_factory=DialogueView)
+
+
+# P_t fields that make a thread non-empty (resolved questions and the focus do not on their own).
+SESSION_CONTENT = (
+    "category", "current_intent", "constraints", "slots", "rejected_options",
+    "open_questions", "decisions_made", "active_search", "shortlist",
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Check:
     capability: str
@@ -81,18 +145,18 @@ class TurnContext:
     """What a check may look at besides the turn's own result."""
 
     message: str
-    result: TurnResult
-    earlier: list[TurnResult]
+    result: TurnView
+    earlier: list[TurnView]
     """The conversation's previous results, oldest first."""
     earlier_types: list[str | None]
     """The expected product type of each earlier turn (None when it named none)."""
     memory_before: list[tuple[str, str]]
     """(polarity, slug) of the shopper's long-term entries before this turn."""
-    lookup: Callable[[ProductOut], Product | None]
+    lookup: Callable[[ShownProduct], Product | None]
     fx_to_base: dict[str, float]
 
 
-def question_kind(result: TurnResult) -> QuestionKind:
+def question_kind(result: TurnView) -> QuestionKind:
     if not result.questions:
         return "none"
     text = result.questions[0]
@@ -103,7 +167,7 @@ def question_kind(result: TurnResult) -> QuestionKind:
     return "product_type"
 
 
-def _previous_products(ctx: TurnContext) -> list[ProductOut]:
+def _previous_products(ctx: TurnContext) -> list[ShownProduct]:
     return next((r.products for r in reversed(ctx.earlier) if r.products), [])
 
 
@@ -114,7 +178,7 @@ def _type_capability(ctx: TurnContext, slug: str) -> str:
     return "type_kept" if before == slug else "type_switched"
 
 
-def _names_price(line: str, product: ProductOut, fx_to_base: dict[str, float]) -> bool:
+def _names_price(line: str, product: ShownProduct, fx_to_base: dict[str, float]) -> bool:
     """The line states the product's price: as listed, in the base currency, or converted
     to any currency of the FX table (to within 1 %)."""
     amounts = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", line.replace(",", ""))]
@@ -223,11 +287,11 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         asked = question_kind(result)
         checks.append(Check("question", asked == expect.question, f"asked {asked}"))
     if expect.open_questions is not None:
-        pending = result.memory.session.open_questions
+        pending = result.memory.open_questions
         checks.append(Check("question", len(pending) == expect.open_questions, f"open: {pending}"))
     if expect.small_talk:
         searched = "searching" in result.timings
-        after = [(e.polarity.value, e.slug) for e in result.memory.long_term]
+        after = [(e.polarity, e.slug) for e in result.memory.long_term]
         checks.append(
             Check(
                 "small_talk",
@@ -235,24 +299,22 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
                 f"searched={searched} memory changed={after != ctx.memory_before}",
             )
         )
-        before_session = ctx.earlier[-1].memory.session if ctx.earlier else None
-        session = result.memory.session
+        session = result.memory
         unchanged = (
-            session.is_empty
-            if before_session is None
-            else session.model_dump(exclude={"updated_at"})
-            == before_session.model_dump(exclude={"updated_at"})
+            not any(session.session.get(name) for name in SESSION_CONTENT)
+            if not ctx.earlier
+            else session.session_facts() == ctx.earlier[-1].memory.session_facts()
         )
         checks.append(Check("small_talk", unchanged, "P_t changed on small talk"))
     if expect.not_carried is not None:
         gap = result.catalog_gap is not None
         checks.append(Check("not_carried", gap == expect.not_carried, f"catalog_gap={gap}"))
     if expect.memory_has:
-        stored = {(e.polarity.value, e.slug) for e in result.memory.long_term}
+        stored = {(e.polarity, e.slug) for e in result.memory.long_term}
         missing = [m for m in expect.memory_has if tuple(m) not in stored]
         checks.append(Check("memory", not missing, f"missing {missing}"))
     if expect.memory_unchanged_long:
-        after = [(e.polarity.value, e.slug) for e in result.memory.long_term]
+        after = [(e.polarity, e.slug) for e in result.memory.long_term]
         checks.append(Check("memory", after == ctx.memory_before, "long-term memory changed"))
     if expect.mentions_shown:
         before = _previous_products(ctx)
