@@ -94,3 +94,8 @@ def test_not_carried_says_so_and_offers_the_closest_or_asks() -> None:
 def test_small_talk_gets_a_short_answer_only() -> None:
     reply = write_reply(ReplyFacts(language="en", query="", small_talk="thanks"))
     assert reply.startswith("You're welcome") and "\n" not in reply
+
+
+def test_exclusions_are_mentioned_only_where_something_was_searched() -> None:
+    stated = ReplyFacts(language="zh", query="", excluded_terms=["花生"], question="想找什么？")
+    assert "花生" not in write_reply(stated)

@@ -127,12 +127,13 @@ def write_reply(facts: ReplyFacts) -> str:
             if zh
             else "Nothing met all your conditions; a wider budget or other words may help."
         )
-    if facts.excluded_brands:
+    searched = bool(facts.items or facts.query)
+    if facts.excluded_brands and searched:
         brands = _join(facts.excluded_brands, zh)
         lines.append(
             f"已避开这些品牌：{brands}。" if zh else f"Leaving out these brands: {brands}."
         )
-    if facts.excluded_terms:
+    if facts.excluded_terms and searched:
         terms = _join(facts.excluded_terms, zh)
         lines.append(f"已排除含有{terms}的商品。" if zh else f"Leaving out anything with {terms}.")
     if facts.applied:
