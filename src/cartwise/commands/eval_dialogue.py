@@ -109,6 +109,7 @@ def dialogue_agent(deps: AgentDeps) -> DialogueAgent:
         long_term=lambda user: [(e.polarity.value, e.slug) for e in deps.preferences.list(user)],
         fx_to_base=deps.settings.fx_to_base,
         embedder=deps.embedder.name,
+        listings=deps.recall.index.iter_products,
     )
 
 

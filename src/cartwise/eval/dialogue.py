@@ -13,7 +13,7 @@ import asyncio
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,15 @@ from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import types_named_in
-from cartwise.eval.dialogue_checks import Check, ShownProduct, TurnContext, TurnView, check_turn
+from cartwise.eval.dialogue_checks import (
+    PRODUCT_TYPE_WORDS,
+    Check,
+    ShownProduct,
+    TurnContext,
+    TurnView,
+    check_turn,
+    is_of_type,
+)
 from cartwise.eval.dialogue_set import Conversation
 
 
@@ -37,6 +45,8 @@ class DialogueAgent:
     """user → (polarity, slug) of every long-term preference."""
     fx_to_base: dict[str, float]
     embedder: str
+    listings: Callable[[], Iterable[Product]]
+    """Every listing of the catalog (read once, to know what is cheapest per type)."""
 
 
 class CapabilityScore(BaseModel):
@@ -69,13 +79,34 @@ class DialogueReport(BaseModel):
     failures: list[Failure] = Field(default_factory=list)
 
 
+class CheapestByType:
+    """The cheapest in-stock price of each product type of the set (by the harness's own
+    words for types), over the whole catalog."""
+
+    def __init__(self, listings: Iterable[Product]) -> None:
+        self._cheapest: dict[str, float] = {}
+        for product in listings:
+            if not product.in_stock:
+                continue
+            for slug in PRODUCT_TYPE_WORDS:
+                if is_of_type(product, slug):
+                    known = self._cheapest.get(slug)
+                    self._cheapest[slug] = (
+                        min(known, product.price_base) if known else product.price_base
+                    )
+
+    def cheaper_exists(self, slug: str, price_base: float) -> bool:
+        cheapest = self._cheapest.get(slug)
+        return cheapest is not None and cheapest < price_base
+
+
 def dialogue_types(conversations: Sequence[Conversation]) -> set[str]:
     """The taxonomy's product types the conversations name (what a catalog slice must hold)."""
     return {t.slug for c in conversations for turn in c.turns for t in types_named_in(turn.say)}
 
 
 async def run_conversation(
-    agent: DialogueAgent, conversation: Conversation
+    agent: DialogueAgent, conversation: Conversation, cheapest: CheapestByType
 ) -> list[tuple[int, str, list[Check]]]:
     user, thread = f"eval-{uuid.uuid4().hex[:8]}", f"t-{uuid.uuid4().hex[:8]}"
     results: list[TurnView] = []
@@ -100,6 +131,7 @@ async def run_conversation(
             memory_before=before,
             lookup=lookup,
             fx_to_base=agent.fx_to_base,
+            cheaper_exists=cheapest.cheaper_exists,
         )
         outcome.append((index, turn.say, check_turn(turn.expect, context)))
         results.append(result)
@@ -117,8 +149,9 @@ def evaluate_dialogue(
     report = DialogueReport(split=split, embedder=agent.embedder)
     scores: dict[str, CapabilityScore] = defaultdict(CapabilityScore)
     started = time.perf_counter()
+    cheapest = CheapestByType(agent.listings())
     for done, conversation in enumerate(conversations, start=1):
-        outcome = asyncio.run(run_conversation(agent, conversation))
+        outcome = asyncio.run(run_conversation(agent, conversation, cheapest))
         all_passed = True
         for index, message, checks in outcome:
             report.turns += 1

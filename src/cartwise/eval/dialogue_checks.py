@@ -154,6 +154,9 @@ class TurnContext:
     """(polarity, slug) of the shopper's long-term entries before this turn."""
     lookup: Callable[[ShownProduct], Product | None]
     fx_to_base: dict[str, float]
+    cheaper_exists: Callable[[str, float], bool]
+    """(product type, price_base) → does the catalog hold an in-stock listing of that type
+    below that price? Lets "nothing cheaper" count as right when it is true."""
 
 
 def question_kind(result: TurnView) -> QuestionKind:
@@ -214,8 +217,17 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         if expect.question not in (None, "none")
         else "results"
     )
+    # "Cheaper" is below everything shown before; showing nothing is right only when the
+    # catalog has nothing of the type that cheap.
+    cheaper_floor = min((p.price_base for p in _previous_products(ctx)), default=0.0)
+    honest_none = (
+        expect.cheaper
+        and not products
+        and bool(expect.type)
+        and not ctx.cheaper_exists(expect.type or "", cheaper_floor)
+    )
     if expect.products == "some":
-        checks.append(Check(primary, bool(products), "no products shown"))
+        checks.append(Check(primary, bool(products) or honest_none, "no products shown"))
     elif expect.products == "none":
         checks.append(Check(primary, not products, f"{len(products)} products shown"))
 
@@ -266,11 +278,13 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         again = [p.title for p in products if p.platform + ":" + p.item_id in seen]
         checks.append(Check("more", bool(products) and not again, f"shown again: {again[:2]}"))
     if expect.cheaper:
-        before = _previous_products(ctx)
-        floor = min((p.price_base for p in before), default=0.0)
-        dearer = [p.price_base for p in products if p.price_base >= floor]
+        dearer = [p.price_base for p in products if p.price_base >= cheaper_floor]
         checks.append(
-            Check("cheaper", bool(products) and not dearer, f"not below {floor:.0f}: {dearer[:3]}")
+            Check(
+                "cheaper",
+                (bool(products) and not dearer) or honest_none,
+                f"not below {cheaper_floor:.0f}: {dearer[:3]}",
+            )
         )
     if expect.cheapest_first:
         first_line = result.reply.splitlines()[0].casefold() if result.reply else ""
