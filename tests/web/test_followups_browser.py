@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.web.server import RunningServer
-from tests.web.test_browser import ask, register, show_results, screenshot
+from tests.web.test_browser import ask, register, screenshot, show_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -89,6 +89,8 @@ def test_english_offers_cheaper_and_where_cheapest(
     expect(cheaper.locator(".bubble-text")).not_to_contain_text("cheaper")
 
     where = ask(page, "where is the first one cheapest?")
-    expect(where.locator(".bubble-text")).to_contain_text(re.compile(r"is (cheapest|in stock only) on"))
+    expect(where.locator(".bubble-text")).to_contain_text(
+        re.compile(r"is (cheapest|in stock only) on")
+    )
     expect(where.locator(".bubble-text")).to_contain_text("USD")
     screenshot(page, "phone-en-followups")

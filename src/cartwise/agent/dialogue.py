@@ -146,8 +146,44 @@ def item_facts(pick: Pick, *, ordinal: int | None, currency: str, settings: Sett
 
 
 QUESTION_WORDS = frozenset(
-    "how what which when where who why long much many does do did is are was it its this that "
-    "they them have has had can could will would come comes with for and the any".split()
+    [
+        "how",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "why",
+        "long",
+        "much",
+        "many",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "it",
+        "its",
+        "this",
+        "that",
+        "they",
+        "them",
+        "have",
+        "has",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "come",
+        "comes",
+        "with",
+        "for",
+        "and",
+        "the",
+        "any",
+    ]
 )
 """Words of a question that say nothing about the product ("how long does the battery last")."""
 
@@ -230,7 +266,13 @@ def build_answer(
         for p in picks
     ]
     if resolution.kind == "compare":
-        return DirectAnswer(kind="compare", currency=currency, items=facts)
+        return DirectAnswer(
+            kind="compare",
+            currency=currency,
+            items=facts,
+            missing=resolution.missing_refs,
+            shown=len(state["session"].shortlist),
+        )
     first = facts[0]
     if resolution.kind == "details":
         asked = followup.asked if followup is not None else ""

@@ -160,10 +160,14 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     slot = (
         missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
     )
-    answer = build_answer(state, outcome.picks, deps.settings)
+    picks = outcome.picks
+    if resolution is not None and resolution.kind == "cheapest":
+        # "Where is X cheapest" is about X: its offers, not X's neighbours.
+        picks = picks[:1]
+    answer = build_answer(state, picks, deps.settings)
     return {
         **({"answer": answer} if answer else {}),
-        "picks": outcome.picks,
+        "picks": picks,
         "rejected": outcome.rejected,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,

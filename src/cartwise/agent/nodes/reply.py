@@ -6,7 +6,7 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.answers import render_answer
+from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
 
@@ -70,8 +70,9 @@ async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     answer = state.get("answer")
     lead = render_answer(answer, state["plan"].language) if answer is not None else ""
     async with sink.step("replying", timings):
-        if lead and not state.get("query"):
-            reply = lead  # answered from listings already shown: nothing was searched
+        if lead and (not state.get("query") or answer_is_whole(answer)):
+            # Answered from listings already shown (nothing searched), or nothing more to show.
+            reply = lead
         else:
             written = await asyncio.to_thread(deps.engine.write_reply, reply_facts(state))
             reply = "\n".join(part for part in (lead, written) if part)
