@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from cartwise.embedding import Embedder, create_embedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import dislike_exclude_terms
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders import Embedder, create_embedder
 from cartwise.settings import Settings
 from tests.factories import make_preference
 

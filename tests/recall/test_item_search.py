@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from cartwise.agent.context import turn_context, user_profile
-from cartwise.recall.embedders import create_embedder
+from cartwise.embedding import create_embedder
 from cartwise.recall.item_search import make_item_search_tool, search_platforms
 from cartwise.recall.service import RecallService, SearchResponse
 from cartwise.settings import Settings

@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.table import Table
 
 from cartwise.commands.common import clean_errors
+from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput
 from cartwise.log import logger
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService, SearchMode, SearchResponse
 from cartwise.settings import Settings, get_settings
@@ -78,7 +78,7 @@ class _Searcher:
     """Service, embedder and (lazily) the preference store, opened once per process."""
 
     def __init__(self, settings: Settings, stack: ExitStack) -> None:
-        from cartwise.recall.embedders import create_embedder
+        from cartwise.embedding import create_embedder
 
         self.settings = settings
         self.embedder: Embedder = create_embedder(settings.embedder, settings)

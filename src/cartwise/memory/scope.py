@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Embedder, Vector
+from cartwise.embedding.base import Embedder, Vector
 
 DOMAIN_DESCRIPTIONS: dict[str, str] = {
     "electronics": "electronics: headphones, phones, laptops, speakers, cameras, keyboards "

@@ -21,8 +21,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
-from cartwise.recall.embedders.base import Embedder, Matrix, normalize_vector
 from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens

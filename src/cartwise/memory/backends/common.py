@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import ValidationError
 
+from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.memory.scope import DomainScope
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, ScoredPreference
-from cartwise.recall.embedders.base import Embedder, Vector
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Matrix, Vector, normalize_vector
+from cartwise.embedding.base import Matrix, Vector, normalize_vector
 
 _TOKEN = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
 
