@@ -8,14 +8,13 @@ import re
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
-from cartwise.agent.context import user_profile
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
-from cartwise.recall.item_search import search_platforms
+from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.settings import Settings
 from cartwise.understanding.base import Language
 
