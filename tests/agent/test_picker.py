@@ -6,8 +6,9 @@ from __future__ import annotations
 from cartwise.agent.context import turn_context
 from cartwise.agent.picker import Budget, PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.state import Candidate
-from cartwise.agent.terms import TermMatcher, fold
+from cartwise.agent.terms import TermMatcher
 from cartwise.settings import Settings
+from cartwise.text import fold
 from tests.factories import make_product
 
 

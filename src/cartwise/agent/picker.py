@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
 from cartwise.agent.state import Candidate, Pick
-from cartwise.agent.terms import TermMatcher, fold
+from cartwise.agent.terms import TermMatcher
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption
 from cartwise.settings import Settings
+from cartwise.text import fold
 from cartwise.understanding.base import Language
 
 RATING_WEIGHT = 0.02
