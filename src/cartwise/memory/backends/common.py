@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from cartwise.embedding.base import Embedder, Vector
+from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.memory.scope import DomainScope
@@ -26,7 +27,6 @@ from cartwise.memory.store import PreferenceEntry, ScoredPreference
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
 MAX_USER_CHARS = 128
-QUERY_CACHE_SIZE = 256
 PARSE_CACHE_SIZE = 16_384
 
 
@@ -139,8 +139,9 @@ class VectorRanking(ABC):
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         # One turn asks for the block, the profile and the exclude terms of the same query:
-        # embed it once, not three times (the query embedding is most of a read's cost).
-        self._embed_query = functools.lru_cache(maxsize=QUERY_CACHE_SIZE)(embedder.embed_query)
+        # embed it once, not three times (the query embedding is most of a read's cost). The
+        # agent hands in a QueryMemo already shared with recall; anyone else gets one here.
+        self._query_embedder = embedder if isinstance(embedder, QueryMemo) else QueryMemo(embedder)
         self._scope = DomainScope(embedder)
 
     @abstractmethod
@@ -175,7 +176,7 @@ class VectorRanking(ABC):
                 row.vector = vector
             self._store_vectors(user, list(zip(stale, fresh, strict=True)))
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
-        query_vector = self._embed_query(query)
+        query_vector = self._query_embedder.embed_query(query)
         scores = matrix @ query_vector
         domain_scores = self._scope.query_domains(query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
