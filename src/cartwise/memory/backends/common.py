@@ -93,7 +93,7 @@ def dump_session(state: SessionPrefState) -> str:
     return state.model_dump_json(exclude={"constraints": {"__all__": {"key"}}})
 
 
-class CorruptRow(ValueError):
+class CorruptRow(CartwiseError):
     """A stored row that no longer validates (found and repaired by `memory doctor`)."""
 
 
