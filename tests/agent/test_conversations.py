@@ -1,4 +1,4 @@
-"""Issue 5's conversations through `run_agent` with the real pieces: rules engine, bundled
+"""The multi-turn shopping conversations (refusals, size answers, retractions) through `run_agent` with the real pieces: rules engine, bundled
 e5 model, a slice of the demo catalog, real stores (SQLite; Redis marked `redis`).
 
 Each test uses fresh users, so conversations never share memory."""
