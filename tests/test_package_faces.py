@@ -14,7 +14,14 @@ from cartwise.errors import CartwiseError
 FACES = {
     "cartwise.agent": ["AgentDeps", "TurnResult", "create_deps", "run_agent"],
     "cartwise.api": ["create_app"],
-    "cartwise.catalog": ["Domain", "Product", "canonical_size", "infer_domain", "same_size"],
+    "cartwise.catalog": [
+        "Domain",
+        "DomainClassifier",
+        "Product",
+        "canonical_size",
+        "infer_domain",
+        "same_size",
+    ],
     "cartwise.recall": [
         "RecallService",
         "SearchFilters",

@@ -1,8 +1,9 @@
 """Domain scoping with the real bundled model (multilingual-e5-small): a dislike said about
 electronics filters headphones, not raincoats; a global one filters both.
 
-Whether a query is about an entry's domain is decided by `cartwise.memory.scope` (nearest
-described domain); the queries here are beyond the ones its descriptions were tuned on."""
+Whether a query is about an entry's domain is decided by `cartwise.catalog.domain_classifier`
+(nearest described domain); the queries here are beyond the ones its descriptions were tuned
+on."""
 
 from __future__ import annotations
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import ValidationError
 
+from cartwise.catalog.domain_classifier import DomainClassifier
 from cartwise.embedding.base import Embedder, Vector
 from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
-from cartwise.memory.scope import DomainScope
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, ScoredPreference
 
@@ -142,7 +142,7 @@ class VectorRanking(ABC):
         # embed it once, not three times (the query embedding is most of a read's cost). The
         # agent hands in a QueryMemo already shared with recall; anyone else gets one here.
         self._query_embedder = embedder if isinstance(embedder, QueryMemo) else QueryMemo(embedder)
-        self._scope = DomainScope(embedder)
+        self._domains = DomainClassifier(self._query_embedder)
 
     @abstractmethod
     def _vector_rows(self, user: str) -> list[VectorRow]:
@@ -178,7 +178,7 @@ class VectorRanking(ABC):
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
         query_vector = self._query_embedder.embed_query(query)
         scores = matrix @ query_vector
-        domain_scores = self._scope.query_domains(query_vector)
+        domain_scores = self._domains.scores(query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
         # model_construct: the fields come from already-validated values, and validating
         # 1,000 wrappers per read was a measurable share of the injector's latency.
@@ -186,7 +186,7 @@ class VectorRanking(ABC):
             ScoredPreference.model_construct(
                 entry=rows[i].entry,
                 score=float(scores[i]),
-                in_scope=self._scope.in_scope(rows[i].entry.domain, domain_scores)
+                in_scope=self._domains.in_domain(rows[i].entry.domain, domain_scores)
                 if rows[i].entry.domain
                 else True,
             )
