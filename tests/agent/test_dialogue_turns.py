@@ -13,8 +13,8 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
+from cartwise.embedding import create_embedder
 from cartwise.memory import create_preference_store, create_session_store
-from cartwise.recall.embedders import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.rules.engine import RulesEngine

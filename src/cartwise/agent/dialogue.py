@@ -14,12 +14,12 @@ from cartwise.agent.answers import DirectAnswer, ItemFacts, OfferFact
 from cartwise.agent.followups import Resolution
 from cartwise.agent.price_compare import Offer, model_identity
 from cartwise.agent.state import Candidate, Pick, TurnState
-from cartwise.agent.terms import fold
 from cartwise.catalog.product import Product
 from cartwise.memory.session_state import ActiveSearch, ShownItem
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
+from cartwise.text import HAN, fold
 from cartwise.understanding.base import Language
 
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
@@ -189,7 +189,7 @@ QUESTION_WORDS = frozenset(
 
 
 def _content_words(asked: str) -> list[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9-]+|[\u4e00-\u9fff]+", fold(asked))
+    words = re.findall(f"[a-z0-9][a-z0-9-]+|[{HAN}]+", fold(asked))
     return [w for w in words if w not in QUESTION_WORDS]
 
 

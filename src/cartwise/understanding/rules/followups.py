@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cartwise.memory.session_state import SortOrder
+from cartwise.text import has_han
 from cartwise.understanding.base import Followup, FollowupKind, SizeStep
 
 Span = tuple[int, int]
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 _ZH_NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _ZH_NUMBERS |= {"九": 9, "十": 10}
@@ -273,7 +273,7 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     if where:
         # A Chinese cue is a tight phrase; an English one spans the product ("where is X
         # cheapest"), so only its cue words are dropped.
-        spans += [hit.span() for hit in where if _CJK.search(hit.group())]
+        spans += [hit.span() for hit in where if has_han(hit.group())]
         _search(CHEAPEST_WORDS, text, spans)
         # Not a sort: "where is X cheapest" is about X's offers, not the cheapest product.
         return cues("cheapest")
