@@ -231,3 +231,26 @@ def test_follow_up_words_never_become_the_search_text(message: str) -> None:
 def test_plain_requests_are_not_follow_ups(message: str) -> None:
     plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
     assert plan.followup is None
+
+
+def test_the_llm_planner_answer_carries_the_follow_up_and_rejects_a_bad_one() -> None:
+    from pydantic import ValidationError
+
+    from cartwise.understanding.llm_schema import PlannerAnswer
+
+    answer = PlannerAnswer.model_validate(
+        {
+            "language": "en",
+            "intent": "search",
+            "query": "",
+            "product_type": "",
+            "followup": {"kind": "compare", "refs": [1, 3]},
+        }
+    )
+    assert answer.to_output([]).followup == Followup(kind="compare", refs=[1, 3])
+    with pytest.raises(ValidationError):
+        PlannerAnswer.model_validate(
+            {"language": "en", "intent": "search", "query": "", "followup": {"kind": "buy"}}
+        )
+    schema = PlannerAnswer.model_json_schema()
+    assert "followup" in schema["properties"] and "product_type" in schema["properties"]
