@@ -13,8 +13,8 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
+from cartwise.embedding import create_embedder
 from cartwise.memory import create_preference_store, create_session_store
-from cartwise.recall.embedders import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.rules.engine import RulesEngine
@@ -317,6 +317,8 @@ async def test_where_is_x_cheapest_answers_in_the_first_sentence(
     answer = result.dialogue.answer
     assert answer is not None and answer.kind == "cheapest"
     assert answer.cheapest is not None and answer.cheapest.platform == "taobao"
+    # The answer is about X: X with its offers, not X's neighbours.
+    assert [p.title for p in result.products] == ["Sony WH-1000XM5 over-ear headphones 头戴式耳机"]
 
 
 async def test_an_english_shopper_sees_the_saving_in_usd(deps: AgentDeps) -> None:
@@ -367,3 +369,19 @@ async def test_more_like_this_stays_in_the_items_product_type(deps: AgentDeps) -
     assert result.dialogue.followup == "similar"
     assert result.products and types_of(deps, result) == {"running_shoes"}
     assert shown.products[0].item_id not in {p.item_id for p in result.products}
+
+
+async def test_comparing_with_an_item_that_was_never_shown_says_so(deps: AgentDeps) -> None:
+    chat = Conversation(deps)
+    await chat.say("running shoes")
+    result = await chat.say("compare 1 and 7")
+    assert len(result.products) == 1
+    assert "only showed 4 items, so there is no #7" in result.reply
+
+
+async def test_more_past_the_last_page_says_there_is_nothing_more(deps: AgentDeps) -> None:
+    chat = Conversation(deps)
+    result = await chat.say("最便宜的头戴式耳机")
+    while result.products:
+        result = await chat.say("换一批")
+    assert result.reply == "符合条件的商品都已经给你看过了，没有更多了。"

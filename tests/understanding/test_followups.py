@@ -231,3 +231,59 @@ def test_follow_up_words_never_become_the_search_text(message: str) -> None:
 def test_plain_requests_are_not_follow_ups(message: str) -> None:
     plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
     assert plan.followup is None
+
+
+def test_the_llm_planner_answer_carries_the_follow_up_and_rejects_a_bad_one() -> None:
+    from pydantic import ValidationError
+
+    from cartwise.understanding.llm_schema import PlannerAnswer
+
+    answer = PlannerAnswer.model_validate(
+        {
+            "language": "en",
+            "intent": "search",
+            "query": "",
+            "product_type": "",
+            "followup": {"kind": "compare", "refs": [1, 3]},
+        }
+    )
+    assert answer.to_output([]).followup == Followup(kind="compare", refs=[1, 3])
+    with pytest.raises(ValidationError):
+        PlannerAnswer.model_validate(
+            {"language": "en", "intent": "search", "query": "", "followup": {"kind": "buy"}}
+        )
+    schema = PlannerAnswer.model_json_schema()
+    assert "followup" in schema["properties"] and "product_type" in schema["properties"]
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "refs"),
+    [
+        ("二号怎么样", "details", [2]),
+        ("刚才那个", "details", [0]),
+        ("i'll take that one", "details", [0]),
+        ("下一批", "more", []),
+        ("what else do you have", "more", []),
+        ("还有像这样的吗", "similar", []),
+        ("anything like the second one", "similar", [2]),
+        ("第一个和第三个哪个更便宜", "compare", [1, 3]),
+        ("哪个平台价格最低", "cheapest", []),
+        ("where can I buy it for the least", "cheapest", [0]),
+    ],
+)
+def test_more_ways_of_saying_it(message: str, kind: str, refs: list[int]) -> None:
+    parsed = followup(message)
+    assert parsed is not None and (parsed.kind, parsed.refs) == (kind, refs)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["价格能再低点吗", "有没有平价一点的", "something less pricey", "more budget-friendly"],
+)
+def test_more_ways_of_asking_for_cheaper(message: str) -> None:
+    parsed = followup(message)
+    assert parsed is not None and (parsed.kind, parsed.price) == ("refine", "lower")
+
+
+def test_a_size_number_is_not_a_reference() -> None:
+    assert followup("42号") is None

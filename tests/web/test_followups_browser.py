@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.web.server import RunningServer
-from tests.web.test_browser import ask, register, show_results, screenshot
+from tests.web.test_browser import ask, register, screenshot, show_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -82,13 +82,18 @@ def test_english_offers_cheaper_and_where_cheapest(
     titles = first.locator(".card-title").all_inner_texts()
     assert len(titles) == len(set(titles))
 
-    floor = min(listed_prices(first))
-    cheaper = ask(page, "anything cheaper?")
-    prices = listed_prices(cheaper)
-    assert prices and all(price < floor for price in prices)
+    dearest = click_and_wait(page, first.locator('.sort-button[data-sort="price_desc"]'))
+    expect(dearest.locator(".msg-user")).to_contain_text("sort by price, high to low")
+    prices = listed_prices(dearest)
+    assert prices == sorted(prices, reverse=True)
+    cheaper = ask(page, "anything cheaper than the first one?")
+    cheaper_prices = listed_prices(cheaper)
+    assert cheaper_prices and all(price < prices[0] for price in cheaper_prices)
     expect(cheaper.locator(".bubble-text")).not_to_contain_text("cheaper")
 
     where = ask(page, "where is the first one cheapest?")
-    expect(where.locator(".bubble-text")).to_contain_text(re.compile(r"is (cheapest|in stock only) on"))
+    expect(where.locator(".bubble-text")).to_contain_text(
+        re.compile(r"is (cheapest|in stock only) on")
+    )
     expect(where.locator(".bubble-text")).to_contain_text("USD")
     screenshot(page, "phone-en-followups")

@@ -173,7 +173,20 @@ def _compare(answer: DirectAnswer, language: Language) -> list[str]:
     )
     lines = [head, "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     lines += [f"| {label} | " + " | ".join(values) + " |" for label, values in rows]
+    if answer.missing:
+        lines.append(_missing(answer, zh))
     return lines
+
+
+def _missing(answer: DirectAnswer, zh: bool) -> str:
+    asked = "、".join(str(n) for n in answer.missing)
+    if answer.shown == 0:
+        return "我还没有给你看过商品。" if zh else "I have not shown you any items yet."
+    return (
+        f"我只列出了 {answer.shown} 件商品，没有第 {asked} 个。"
+        if zh
+        else f"I only showed {answer.shown} items, so there is no #{asked}."
+    )
 
 
 def _details(answer: DirectAnswer, language: Language) -> list[str]:
@@ -212,18 +225,16 @@ def _details(answer: DirectAnswer, language: Language) -> list[str]:
     return lines
 
 
+def answer_is_whole(answer: DirectAnswer | None) -> bool:
+    """An answer that says everything the turn has to say (no result list follows)."""
+    return answer is not None and answer.kind == "nothing_more"
+
+
 def render_answer(answer: DirectAnswer, language: Language) -> str:
     """The reply's opening sentences for `answer`, in the shopper's language."""
     zh = language == "zh"
     if answer.kind == "missing_reference":
-        asked = "、".join(str(n) for n in answer.missing)
-        if answer.shown == 0:
-            return "我还没有给你看过商品。" if zh else "I have not shown you any items yet."
-        return (
-            f"我只列出了 {answer.shown} 件商品，没有第 {asked} 个。"
-            if zh
-            else f"I only showed {answer.shown} items, so there is no #{asked}."
-        )
+        return _missing(answer, zh)
     if answer.kind == "nothing_cheaper":
         limit = _money(answer.limit, answer.currency) if answer.limit is not None else ""
         return (

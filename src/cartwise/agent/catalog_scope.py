@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, types_named_in
+from cartwise.text import has_han
 from cartwise.understanding.base import GapKind, Language
 
 
@@ -98,7 +99,6 @@ _NOT_GOODS = [(kind, re.compile(_alternation(words))) for kind, words in NOT_GOO
 _NEVER = [(kind, re.compile(_alternation(words))) for kind, words in NEVER_CARRIED.items()]
 
 _SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 # Heads too general to stand for a product type on their own ("a chess set", "bath mat").
 _GENERIC_HEADS = frozenset(
     {
@@ -163,7 +163,7 @@ class CatalogTypes:
         english: set[str] = set()
         for leaf in leaves:
             for part in _SEGMENTS.split(leaf):
-                if _CJK.search(part):
+                if has_han(part):
                     if len(part) >= 2:
                         chinese.add(part)
                     continue
@@ -234,7 +234,7 @@ def type_name(product: Product, language: Language) -> str:
     if kind is not None:
         return kind.name(language)
     leaf = _leaf(product.category_raw) if product.category_raw else ""
-    return leaf if leaf and bool(_CJK.search(leaf)) == (language == "zh") else ""
+    return leaf if leaf and has_han(leaf) == (language == "zh") else ""
 
 
 def closest_type(

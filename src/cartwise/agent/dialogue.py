@@ -14,12 +14,12 @@ from cartwise.agent.answers import DirectAnswer, ItemFacts, OfferFact
 from cartwise.agent.followups import Resolution
 from cartwise.agent.price_compare import Offer, model_identity
 from cartwise.agent.state import Candidate, Pick, TurnState
-from cartwise.agent.terms import fold
 from cartwise.catalog.product import Product
 from cartwise.memory.session_state import ActiveSearch, ShownItem
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
+from cartwise.text import HAN, fold
 from cartwise.understanding.base import Language
 
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
@@ -146,14 +146,50 @@ def item_facts(pick: Pick, *, ordinal: int | None, currency: str, settings: Sett
 
 
 QUESTION_WORDS = frozenset(
-    "how what which when where who why long much many does do did is are was it its this that "
-    "they them have has had can could will would come comes with for and the any".split()
+    [
+        "how",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "why",
+        "long",
+        "much",
+        "many",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "it",
+        "its",
+        "this",
+        "that",
+        "they",
+        "them",
+        "have",
+        "has",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "come",
+        "comes",
+        "with",
+        "for",
+        "and",
+        "the",
+        "any",
+    ]
 )
 """Words of a question that say nothing about the product ("how long does the battery last")."""
 
 
 def _content_words(asked: str) -> list[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9-]+|[\u4e00-\u9fff]+", fold(asked))
+    words = re.findall(f"[a-z0-9][a-z0-9-]+|[{HAN}]+", fold(asked))
     return [w for w in words if w not in QUESTION_WORDS]
 
 
@@ -230,7 +266,13 @@ def build_answer(
         for p in picks
     ]
     if resolution.kind == "compare":
-        return DirectAnswer(kind="compare", currency=currency, items=facts)
+        return DirectAnswer(
+            kind="compare",
+            currency=currency,
+            items=facts,
+            missing=resolution.missing_refs,
+            shown=len(state["session"].shortlist),
+        )
     first = facts[0]
     if resolution.kind == "details":
         asked = followup.asked if followup is not None else ""

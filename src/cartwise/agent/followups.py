@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from cartwise.agent.terms import fold, slug_terms
+from cartwise.agent.terms import slug_terms
 from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import (
     ActiveSearch,
@@ -27,6 +27,7 @@ from cartwise.memory.session_state import (
     ShownItem,
 )
 from cartwise.memory.store import Polarity
+from cartwise.text import fold
 from cartwise.understanding.base import (
     Followup,
     FollowupKind,

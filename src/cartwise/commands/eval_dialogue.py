@@ -27,10 +27,10 @@ from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
 from cartwise.agent.run import run_agent
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
+from cartwise.embedding.base import Embedder
 from cartwise.eval.dialogue import DialogueAgent
 from cartwise.eval.dialogue_set import Split
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.settings import Settings, get_settings
 
@@ -66,8 +66,8 @@ def eval_agent(
     (product texts only: no user text is written to disk)."""
     from cartwise.catalog.demo import ensure_catalog
     from cartwise.catalog.pipeline import ingest_file
-    from cartwise.recall.embedders import create_embedder
-    from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
+    from cartwise.embedding import create_embedder
+    from cartwise.embedding.cache import CachedEmbedder, cache_path
 
     model = embedder or create_embedder(settings.embedder, settings)
     documents = CachedEmbedder(model, cache_path(settings.home))

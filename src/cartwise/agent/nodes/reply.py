@@ -11,8 +11,8 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.answers import render_answer
-from cartwise.agent.nodes.picking import label
+from cartwise.agent.answers import answer_is_whole, render_answer
+from cartwise.agent.nodes.picker import label
 from cartwise.agent.picker import EXCLUSION_WHY
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
 from cartwise.catalog.product import Domain
@@ -173,8 +173,9 @@ async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     lead = render_answer(answer, state["plan"].language) if answer is not None else ""
     async with sink.step("replying", timings):
         facts = reply_facts(state, deps.settings)
-        if lead and not state.get("query"):
-            reply = lead  # answered from listings already shown: nothing was searched
+        if lead and (not state.get("query") or answer_is_whole(answer)):
+            # Answered from listings already shown (nothing searched), or nothing more to show.
+            reply = lead
         else:
             written = await asyncio.to_thread(deps.engine.write_reply, facts)
             reply = "\n".join(part for part in (lead, written) if part)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cartwise.memory.session_state import SortOrder
+from cartwise.text import has_han
 from cartwise.understanding.base import Followup, FollowupKind, SizeStep
 
 Span = tuple[int, int]
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 _ZH_NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _ZH_NUMBERS |= {"九": 9, "十": 10}
@@ -41,6 +41,8 @@ MEASURE = "个款件双台条种家名只顶副套瓶盒把支张"
 
 ORDINAL_ZH = re.compile(
     rf"第\s*(?P<n>[一二两三四五六七八九十]|\d{{1,2}})\s*(?:[{MEASURE}])?(?![天次年周章页期])"
+    # "二号" is the 2nd; "42号" is a size, so only a written numeral counts without 第.
+    r"|(?<![一二两三四五六七八九十\d])(?P<n2>[一二两三四五六七八九十])号"
 )
 LAST_ZH = re.compile(rf"最后(?:一)?[{MEASURE}那这]?")
 ORDINAL_EN = re.compile(
@@ -58,23 +60,32 @@ PRONOUN_ZH = re.compile(
     r"它们?|这[个款双件台条只]|那[个款双件台条只]|这一[个款双件台]|那一[个款双件台]|此款|该商品"
 )
 PRONOUN_EN = re.compile(r"\b(?:that one|this one|these|those|them|it|its)\b")
+BARE_REFERENCE = re.compile(
+    r"^(?:刚才|刚刚|上面|前面|就|我要|要|选|看看|那就|i'?ll take|i want|show me|let'?s see|"
+    r"the|one|please|ok|okay|[\s,，。.!！?？的吧呢了])*$"
+)
+"""What may surround a bare reference ("刚才那个", "i'll take that one") for it to mean
+"show me that item"."""
 
 SIMILAR = re.compile(
     r"类似的?|相似的?|差不多的|同类的?|同款|像(?:它|这个|那个|这款|那款|第.[个款件双台])(?:一样|这样|那样)?的|"
-    r"\bmore like\b|\bsimilar\b|\blike (?:this|that|it|the \w+)(?: one)?\b(?=.*\b(?:more|another|others?|find|show|something)\b)|"
+    r"像这样的|这样的还有|\bmore like\b|\bsimilar\b|"
+    r"\b(?:anything|something|any|ones?|others?|more) (?:similar to|like) (?:this|that|it|the\b)|\blike (?:this|that|it|the \w+)(?: one)?\b(?=.*\b(?:more|another|others?|find|show|something)\b)|"
     r"\b(?:something|anything|one) like (?:this|that|it)\b|\balternatives? to\b"
 )
 MORE = re.compile(
-    r"换一批|换一些|换几个|下一页|还有吗|还有别的|还有其他|还有没有别的|还有没有其他|更多|再来[几一]?[些个点款]|"
+    r"换一批|换一些|换几个|下一页|下一批|多来[几一]?[个些款]|多给[几一]?[个些款]|多推荐[几一]?[个些款]?|还有吗|还有别的|还有其他|还有没有别的|还有没有其他|更多|再来[几一]?[些个点款]|"
     r"再看看别的|看看别的|其他的呢|别的呢|再推荐[几一]?[些个款]?|"
     r"\bnext page\b|\b(?:show|give) me more\b|\bmore (?:options|results|items|ones|choices)\b|"
     r"\bany ?more\b|\banything else\b|\bother (?:options|ones|choices)\b|\bload more\b|"
-    r"\bsee more\b|\bnext (?:few|batch|ones)\b|\bsome more\b|^\s*more\b"
+    r"\bsee more\b|\bnext (?:few|batch|ones)\b|\bsome more\b|^\s*more\b|\bshow (?:me )?others\b|"
+    r"\bwhat else\b|^\s*next\s*[.!?]*\s*$|\bdifferent ones\b"
 )
 CHEAPEST_WHERE = re.compile(
     r"哪[个家里儿]?(?:个)?(?:平台|家|店|里|儿|边)?(?:买|卖|上)?(?:的)?(?:最|更)(?:便宜|划算|实惠|低)|"
-    r"在哪[里儿]?(?:买|入手)?(?:最|更|比较)?(?:划算|便宜|实惠)|比价|比比价|比一下价|价格对比|比较价格|"
-    r"\bwhere\b.*\b(?:cheapest|cheaper|best (?:price|deal)|lowest price)\b|"
+    r"哪(?:个平台|家店?|里|儿|边)[^，。？?]{0,8}?(?:便宜|划算|实惠|价格最低|最低价|价格低|价低)|"
+    r"在哪(?:个平台|家|里|儿)?[^，。？?]{0,6}?(?:划算|便宜|实惠)|比价|比比价|比一下价|价格对比|比较价格|"
+    r"\bwhere\b.*\b(?:cheapest|cheaper|best (?:price|deal)|lowest price|for (?:the )?least|least expensive)\b|"
     r"\bwhich (?:platform|store|shop|site|website|seller)\b.*\b(?:cheapest|cheaper|best price|lowest)\b|"
     r"\bcheapest (?:place|platform|store|shop|site|offer|deal)\b|\bcompare (?:the )?prices?\b|"
     r"\bprice comparison\b|\bbest (?:price|deal) (?:for|on)\b"
@@ -82,7 +93,8 @@ CHEAPEST_WHERE = re.compile(
 CHEAPEST_WORDS = re.compile(
     r"\bwhere(?: (?:is|are|can i (?:buy|get)|should i buy|do i (?:buy|get)|to (?:buy|get)))?\b|"
     r"\bwhich (?:platform|store|shop|site|website|seller)(?: (?:is|has|sells|offers))?\b|"
-    r"\b(?:the )?(?:cheapest|cheaper|lowest price|best (?:price|deal))(?: (?:place|platform|store|shop|site|offer|deal))?\b|"
+    r"\b(?:the )?(?:cheapest|cheaper|lowest price|best (?:price|deal)|least expensive)(?: (?:place|platform|store|shop|site|offer|deal))?\b|"
+    r"\bfor (?:the )?least\b|"
     r"\bcompare (?:the )?prices?(?: (?:of|for))?\b|\bprice comparison(?: (?:of|for))?\b|\b(?:for|on|it)\b"
 )
 """What to drop from the search text of an English "where is X cheapest" (X stays)."""
@@ -117,14 +129,15 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
             r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排)?在前(?:面)?|最便宜的|最实惠的|"
             r"\bprice:? low(?:est)? to high(?:est)?\b|\bcheapest (?:first|ones?)\b|"
             r"\bsort(?:ed)? by price\b|\border(?:ed)? by price\b|\bby price\b|\bthe cheapest\b|"
-            r"\blowest price first\b|^\s*cheapest\b"
+            r"\blowest price first\b|^\s*cheapest\b|\bfrom (?:the )?cheapest\b"
         ),
         "price_asc",
     ),
     (
         re.compile(
             r"评价最多|评论最多|按(?:评价数|评论数|评论|销量)(?:排序|排列|排)?|销量最高|最多人买|"
-            r"\bmost review(?:s|ed)\b|\bby (?:number of )?reviews\b|\breview count\b|\bmost popular\b"
+            r"\bmost review(?:s|ed)\b|\bby (?:number of )?reviews\b|\breview count\b|\bmost popular\b|"
+            r"\bby popularity\b|按人气|人气最高"
         ),
         "reviews",
     ),
@@ -138,9 +151,11 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     ),
 ]
 CHEAPER = re.compile(
-    r"更便宜|便宜[一]?[点些]|再便宜|比[^，。,.？?]{1,10}?便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
+    r"更便宜|便宜[一]?[点些]|再便宜|便宜的吗|有便宜的|低价[一]?[点些]?|平价[一]?[点些]?|价格(?:能|可以)?再?低[一]?[点些]|"
+    r"比[^，。,.？?]{1,10}?便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
     r"\bcheaper\b|\bless expensive\b|\blower[- ]priced?\b|\bmore affordable\b|\btoo expensive\b|"
-    r"\btoo pricey\b|\bless money\b|\bbudget (?:option|pick|one)s?\b|\bnot so expensive\b"
+    r"\btoo pricey\b|\bless money\b|\bbudget (?:option|pick|one)s?\b|\bnot so expensive\b|"
+    r"\bless pricey\b|\bbudget[- ]friendly\b|\blower[- ]cost\b|\blower prices?\b"
 )
 PRICIER = re.compile(
     r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|"
@@ -199,7 +214,7 @@ def _ordinal_refs(text: str, spans: list[Span]) -> list[int]:
     """Shown-item references in the order they appear (duplicates dropped)."""
     found: list[tuple[int, int]] = []
     for hit in ORDINAL_ZH.finditer(text):
-        number = hit.group("n")
+        number = hit.group("n") or hit.group("n2")
         found.append((hit.start(), int(number) if number.isdigit() else _ZH_NUMBERS[number]))
         spans.append(hit.span())
     for hit in LAST_ZH.finditer(text):
@@ -237,13 +252,17 @@ def _sort(text: str, spans: list[Span]) -> SortOrder | None:
     return None
 
 
-def _asked(text: str, spans: list[Span]) -> str:
-    """What a question about a shown item asks, minus the reference and question words."""
+def _without(text: str, spans: list[Span]) -> str:
     keep = [True] * len(text)
     for start, end in spans:
         for i in range(start, min(end, len(text))):
             keep[i] = False
-    rest = "".join(ch if keep[i] else " " for i, ch in enumerate(text))
+    return "".join(ch if keep[i] else " " for i, ch in enumerate(text))
+
+
+def _asked(text: str, spans: list[Span]) -> str:
+    """What a question about a shown item asks, minus the reference and question words."""
+    rest = _without(text, spans)
     rest = re.sub(
         r"吗|么|呢|吧|啊|有没有|是不是|是否|能不能|可不可以|会不会|请问|的|[?？。.!！,，]"
         r"|\b(?:is|are|does|do|can|has|have|will|would|could|was|the|a|an|one|item|please|"
@@ -270,10 +289,14 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
         return FollowupCues(followup=followup, spans=[*spans, *pronoun_spans])
 
     where = list(CHEAPEST_WHERE.finditer(text))
+    if where and len(refs) >= 2:
+        # "第一个和第三个哪个更便宜": a question between shown items, answered side by side.
+        spans += [hit.span() for hit in where]
+        return cues("compare")
     if where:
         # A Chinese cue is a tight phrase; an English one spans the product ("where is X
         # cheapest"), so only its cue words are dropped.
-        spans += [hit.span() for hit in where if _CJK.search(hit.group())]
+        spans += [hit.span() for hit in where if has_han(hit.group())]
         _search(CHEAPEST_WORDS, text, spans)
         # Not a sort: "where is X cheapest" is about X's offers, not the cheapest product.
         return cues("cheapest")
@@ -301,7 +324,8 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
         return FollowupCues()
     details = _search(DETAILS, text, spans)
     question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
-    if details or refs or (pronoun and question):
+    bare = pronoun and BARE_REFERENCE.match(_without(text, pronoun_spans)) is not None
+    if details or refs or (pronoun and question) or bare:
         asked = "" if details else _asked(text, [*spans, *pronoun_spans])
         return cues("details", asked=asked)
     return FollowupCues()

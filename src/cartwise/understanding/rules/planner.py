@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.text import han_runs, has_han
 from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
@@ -37,7 +38,6 @@ from cartwise.understanding.rules.open_objects import free_dislikes
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 
 
@@ -55,7 +55,6 @@ HEAD_CHARACTER_DOMAINS = {
     **dict.fromkeys("柜桌椅凳锅壶杯桶", "home"),
     "霜": "beauty",
 }
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _noun_domain(matches: list[Match], text: str) -> str:
@@ -63,7 +62,7 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     specific = [slug for surface, slug in domains if surface not in RECIPIENT_NOUNS]
     if specific or domains:
         return (specific or [slug for _, slug in domains])[0]
-    for run in _CJK_RUN.findall(text):
+    for run in han_runs(text):
         head = run.rstrip("的了吗呢吧啊")[-1:]
         if head in HEAD_CHARACTER_DOMAINS:
             return HEAD_CHARACTER_DOMAINS[head]
@@ -80,7 +79,7 @@ def _product_type(matches: list[Match]) -> str:
 
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
-    return "zh" if _CJK.search(text) else "en"
+    return "zh" if has_han(text) else "en"
 
 
 class RulesPlanner:
@@ -283,7 +282,7 @@ def _answer_currency(answer: str, question: str, language: Language) -> str:
     if "¥" in answer or "￥" in answer or "元" in answer or "块" in answer:
         return "CNY"
     if not any(ch.isalpha() for ch in answer):
-        return DEFAULT_CURRENCY["zh" if _CJK.search(question) else "en"]
+        return DEFAULT_CURRENCY["zh" if has_han(question) else "en"]
     return DEFAULT_CURRENCY[language]
 
 

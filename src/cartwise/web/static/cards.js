@@ -153,6 +153,17 @@ export function productGroups(products, baseCurrency) {
   );
 }
 
+/** Sorted results in their order (a sort is about the order); otherwise grouped by platform. */
+function productList(products, baseCurrency, dialogue) {
+  const sort = dialogue && dialogue.sort;
+  if (!sort || sort === "relevance") return productGroups(products, baseCurrency);
+  return h(
+    "div",
+    { class: "cards sorted-cards", "data-sort": sort },
+    products.map((product) => productCard(product, baseCurrency)),
+  );
+}
+
 function offerPrice(offer, baseCurrency) {
   const listed = formatMoney(offer.price, offer.currency);
   if (!offer.currency || offer.currency === baseCurrency || offer.price_base == null) return listed;
@@ -265,7 +276,7 @@ export function renderResults({ snapshot, personalization, baseCurrency, onFollo
         : h("span", { class: "results-count" }, t("cards.noResults")),
     ),
     products.length ? resultControls(snapshot.dialogue, onFollowup) : null,
-    products.length ? productGroups(products, baseCurrency) : null,
+    products.length ? productList(products, baseCurrency, snapshot.dialogue) : null,
     priceCompare(snapshot && snapshot.price_compare, baseCurrency),
     setAside(snapshot && snapshot.rejected),
   );

@@ -3,12 +3,9 @@ whether to ask for a missing slot."""
 
 from __future__ import annotations
 
-import re
-
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
-from cartwise.agent.context import user_profile
 from cartwise.agent.dialogue import (
     active_search,
     build_answer,
@@ -22,19 +19,18 @@ from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
-from cartwise.recall.item_search import search_platforms
+from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.settings import Settings
+from cartwise.text import has_han
 from cartwise.understanding.base import Language
 from cartwise.understanding.money import money
-
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
     """How to name a preference to the shopper: a Chinese keyword in a Chinese reply,
     the slug's words otherwise."""
     if language == "zh":
-        chinese = next((k for k in keywords if _CJK.search(k)), "")
+        chinese = next((k for k in keywords if has_han(k)), "")
         if chinese:
             return chinese
     return slug.replace("-", " ")
@@ -155,10 +151,14 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     slot = (
         missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
     )
-    answer = build_answer(state, outcome.picks, deps.settings)
+    picks = outcome.picks
+    if resolution is not None and resolution.kind == "cheapest":
+        # "Where is X cheapest" is about X: its offers, not X's neighbours.
+        picks = picks[:1]
+    answer = build_answer(state, picks, deps.settings)
     return {
         **({"answer": answer} if answer else {}),
-        "picks": outcome.picks,
+        "picks": picks,
         "rejected": outcome.rejected,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
