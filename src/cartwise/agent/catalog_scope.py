@@ -4,9 +4,9 @@ Decided once per searching turn, in this order (the first rule that fires wins):
 1. the request is for something a shop does not sell as goods — a service, a ticket or a
    trip, a financial product (`NOT_GOODS`): not carried;
 2. the request names a product type (`cartwise.catalog.taxonomy` names and synonyms): carried
-   when the catalog holds offers of it, not carried when it holds none (a shopper's own
-   catalog may lack types the taxonomy knows); for listings without a product type, the
-   catalog's own category names stand in;
+   when the catalog holds offers of it, not carried when a fully typed catalog holds none;
+   a catalog with untyped listings (a shop's own feed) cannot tell, so a named type counts
+   as carried there; the catalog's own category names count as types too;
 3. the request is for a kind of thing no general store carries — a vehicle, property,
    prescription medicine, a live animal, a weapon (`NEVER_CARRIED`): not carried;
 4. otherwise the relevance floor: carried when the best search hit's similarity to the
@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from cartwise.catalog.product import Product
-from cartwise.catalog.taxonomy import ProductType, product_type, types_named_in
+from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
 from cartwise.text import has_han
 from cartwise.understanding.base import GapKind, Language
 
@@ -141,8 +142,8 @@ class CatalogTypes:
 
     present: frozenset[str]
     untyped: bool = False
-    """Some listings carry no product type: then a type the taxonomy names but no typed
-    listing has may still be among them, and only the relevance floor can tell."""
+    """Some listings carry no product type: a type the taxonomy names but no typed listing
+    has may still be among them."""
     chinese: frozenset[str] = frozenset()
     english: frozenset[str] = frozenset()
     """Category names of untyped listings: singular lowercase words and phrases."""
@@ -202,7 +203,8 @@ class ScopeVerdict:
     carried: bool
     kind: GapKind = ""
     rule: str = ""
-    """Which rule decided (not_goods, catalog_type, missing_type, never_carried, relevance)."""
+    """Which rule decided (not_goods, catalog_type, named_type, missing_type, never_carried,
+    relevance)."""
     named: tuple[ProductType, ...] = ()
     """The taxonomy types the request names."""
 
@@ -214,17 +216,54 @@ def judge_request(
     text = request.casefold()
     if kind := _first_kind(_NOT_GOODS, text):
         return ScopeVerdict(False, kind, "not_goods")
-    named = tuple(types_named_in(text))
+    named = tuple(types_named_in(text)) or types_by_head(text)
     if any(t.slug in types.present for t in named):
         return ScopeVerdict(True, rule="catalog_type", named=named)
     if types.named_by_category(text):
         return ScopeVerdict(True, rule="catalog_type")
-    if named and not types.untyped:
+    if named:
+        # A typed catalog without offers of a named type does not carry it; an untyped one
+        # (a shop's own feed) cannot say, and a type the taxonomy knows is a shop's goods.
+        if types.untyped:
+            return ScopeVerdict(True, rule="named_type", named=named)
         return ScopeVerdict(False, rule="missing_type", named=named)
     if kind := _first_kind(_NEVER, text):
         return ScopeVerdict(False, kind, "never_carried")
     carried = best_similarity is not None and best_similarity >= floor
     return ScopeVerdict(carried, rule="relevance")
+
+
+@cache
+def _heads() -> tuple[dict[str, tuple[ProductType, ...]], dict[str, tuple[ProductType, ...]]]:
+    """Chinese name endings (2+ characters: 耳机 of 蓝牙耳机) and English head nouns
+    (headphone of over-ear headphones) → the types they end."""
+    chinese: dict[str, list[ProductType]] = {}
+    english: dict[str, list[ProductType]] = {}
+    for kind in product_types():
+        for name in kind.zh_names:
+            for start in range(1, len(name) - 1):
+                chinese.setdefault(name[start:], []).append(kind)
+        for name in kind.en_names:
+            words = _words(name)
+            if words and len(words[-1]) >= 4 and words[-1] not in _GENERIC_HEADS:
+                english.setdefault(words[-1], []).append(kind)
+    return (
+        {k: tuple(dict.fromkeys(v)) for k, v in chinese.items()},
+        {k: tuple(dict.fromkeys(v)) for k, v in english.items()},
+    )
+
+
+def types_by_head(text: str) -> tuple[ProductType, ...]:
+    """The types a generic product noun stands for ("耳机", "headphones", "shoes"): every type
+    whose name ends with it."""
+    chinese, english = _heads()
+    found: list[ProductType] = []
+    for ending, kinds in chinese.items():
+        if ending in text:
+            found.extend(kinds)
+    for word in _words(text):
+        found.extend(english.get(word, ()))
+    return tuple(dict.fromkeys(found))
 
 
 def type_name(product: Product, language: Language) -> str:
