@@ -54,3 +54,11 @@ def test_the_closest_carried_type_is_named_only_when_close_enough() -> None:
     assert closest_type(verdict, [(coat, 0.80)], TYPES, "en", floor=0.85) == ""
     car = judge_request("used car", types=TYPES, best_similarity=0.99, floor=0.5)
     assert closest_type(car, [(coat, 0.99)], TYPES, "en", floor=0.85) == ""
+
+
+def test_a_generic_noun_names_the_types_it_ends_and_latin_names_end_nothing() -> None:
+    from cartwise.agent.catalog_scope import types_by_head
+
+    assert {"earbuds", "over_ear_headphones"} <= {t.slug for t in types_by_head("耳机")}
+    # "Kindle" is listed among the Chinese names of e-readers; "le" must not match "motorcycle".
+    assert types_by_head("used motorcycle") == ()

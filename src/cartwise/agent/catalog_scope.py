@@ -240,7 +240,8 @@ def _heads() -> tuple[dict[str, tuple[ProductType, ...]], dict[str, tuple[Produc
     chinese: dict[str, list[ProductType]] = {}
     english: dict[str, list[ProductType]] = {}
     for kind in product_types():
-        for name in kind.zh_names:
+        # Latin names in the Chinese list ("Kindle") would end in "le" and match "motorcycle".
+        for name in filter(has_han, kind.zh_names):
             for start in range(1, len(name) - 1):
                 chinese.setdefault(name[start:], []).append(kind)
         for name in kind.en_names:
