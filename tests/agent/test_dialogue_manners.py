@@ -20,19 +20,9 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.settings import Settings
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from tests.agent.conftest import DepsFactory
-
-
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    """The hashing embedder's similarities are not e5's: its own floors (the small catalog's
-    on-topic hits score above 0.3, a car or a hotel far below)."""
-    return settings.model_copy(
-        update={"catalog_relevance_floor": 0.3, "catalog_closest_floor": 0.3}
-    )
 
 
 def turn(deps: AgentDeps, message: str, *, user: str = "ann", thread: str = "t1") -> TurnResult:

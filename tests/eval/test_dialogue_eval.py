@@ -3,22 +3,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from cartwise.commands.eval_dialogue import dialogue_agent
 from cartwise.eval.dialogue import evaluate_dialogue, render_markdown
 from cartwise.eval.dialogue_set import Conversation, dialogue_path, load_conversations
-from cartwise.settings import Settings
 from cartwise.understanding.rules.engine import RulesEngine
 from tests.agent.conftest import DepsFactory, make_deps  # noqa: F401  (fixture)
-
-
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    """Floors for the hashing embedder (see tests/agent/test_dialogue_manners.py)."""
-    return settings.model_copy(
-        update={"catalog_relevance_floor": 0.3, "catalog_closest_floor": 0.3}
-    )
 
 
 def test_both_splits_are_large_bilingual_and_disjoint() -> None:
