@@ -82,16 +82,16 @@ class Catalog:
         domains = normalize_rows(self.rng.standard_normal((DOMAINS, DIM)))
         of_domain = self.rng.integers(DOMAINS, size=count)
         noise = self.rng.standard_normal((count, DIM)) / np.sqrt(DIM)
-        self.types = normalize_rows(domains[of_domain] + 1.2 * noise)
+        self.types = normalize_rows(domains[of_domain] + 0.9 * noise)
         self.reference_price = np.exp(self.rng.uniform(np.log(5), np.log(20_000), size=count))
         self.common = normalize_rows(self.rng.standard_normal((1, DIM)))[0]
 
     def vectors(self, of_type: np.ndarray) -> np.ndarray:
-        spread = self.rng.uniform(0.5, 1.0, size=(len(of_type), 1))
+        spread = self.rng.uniform(0.8, 1.4, size=(len(of_type), 1))
         noise = self.rng.standard_normal((len(of_type), DIM)) / np.sqrt(DIM)
-        return normalize_rows(
-            self.types[of_type] + 0.6 * self.common + spread * noise
-        ).astype(np.float32)
+        return normalize_rows(self.types[of_type] + 0.6 * self.common + spread * noise).astype(
+            np.float32
+        )
 
     def products(self, start: int, of_type: np.ndarray) -> list[Product]:
         count = len(of_type)
@@ -152,7 +152,9 @@ def query_set(catalog: Catalog) -> tuple[np.ndarray, list[SearchFilters | None],
             filters.append(SearchFilters(platforms=platform, max_price_base=budget, in_stock=True))
         else:
             filters.append(
-                SearchFilters(platforms=platform, min_price_base=budget * 0.8, max_price_base=budget)
+                SearchFilters(
+                    platforms=platform, min_price_base=budget * 0.8, max_price_base=budget
+                )
             )
     return queries, filters, shapes
 
@@ -227,7 +229,10 @@ def recall(found: list[list[str]], truth: list[list[str]], picked: list[bool]) -
 def render(exact: Run, approx: Run, shapes: list[str], store_seconds: float, seconds: float) -> str:
     filtered = [s != "none" for s in shapes]
     everything = [True] * len(shapes)
-    p = {r.name: (np.percentile(r.latencies_ms, 50), np.percentile(r.latencies_ms, 95)) for r in (exact, approx)}
+    p = {
+        r.name: (np.percentile(r.latencies_ms, 50), np.percentile(r.latencies_ms, 95))
+        for r in (exact, approx)
+    }
     passing = [len(t) for t, s in zip(exact.results, shapes, strict=True) if s != "none"]
     lines = [
         f"# Approximate index at {PRODUCTS:,} products",
@@ -274,8 +279,8 @@ def render(exact: Run, approx: Run, shapes: list[str], store_seconds: float, sec
     lines += [
         "",
         f"Exact hits per filtered query: min {min(passing)}, median {int(np.median(passing))} "
-        f"(k = {K}). \"RSS load\" is the resident memory the opened catalog takes (products, "
-        "vectors, filter columns); \"RSS build\" what the search structure adds on top (the exact "
+        f'(k = {K}). "RSS load" is the resident memory the opened catalog takes (products, '
+        'vectors, filter columns); "RSS build" what the search structure adds on top (the exact '
         "index: a flat copy of the vectors; the approximate one: cells, lists and ids).",
         "",
     ]

@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 
 from cartwise.recall.embedders.base import normalize_rows
+from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.faiss_ivf import FaissIvfIndex
 from cartwise.recall.indexes.numpy import NumpyIndex
+from cartwise.settings import Settings
 from tests.factories import make_product
 
 DIM = 32
@@ -25,7 +28,10 @@ def _clustered(rows: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     rng = np.random.default_rng(seed)
     centres = normalize_rows(rng.standard_normal((120, DIM)))
     cluster = rng.integers(len(centres), size=rows)
-    vectors = normalize_rows(centres[cluster] + 0.35 * rng.standard_normal((rows, DIM)))
+    noise = rng.standard_normal((rows, DIM)) / np.sqrt(
+        DIM
+    )  # norm ~1: as far from the centre as it is long
+    vectors = normalize_rows(centres[cluster] + noise)
     reference = np.exp(rng.uniform(np.log(10), np.log(5000), size=len(centres)))
     prices = np.round(reference[cluster] * np.exp(rng.normal(0, 0.3, size=rows)), 2)
     return vectors, prices, centres
@@ -35,8 +41,7 @@ def _clustered(rows: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
 def indexes(tmp_path_factory: pytest.TempPathFactory) -> tuple[FaissIvfIndex, NumpyIndex]:
     vectors, prices, _ = _clustered(ROWS, 1)
     products = [
-        make_product(str(i), platform=PLATFORMS[i % 6], price=float(prices[i]))
-        for i in range(ROWS)
+        make_product(str(i), platform=PLATFORMS[i % 6], price=float(prices[i])) for i in range(ROWS)
     ]
     # exact_rows=0: the cells are probed even for filters that pass only a few rows.
     ivf = FaissIvfIndex(tmp_path_factory.mktemp("ivf"), DIM, exact_rows=0)
@@ -107,10 +112,8 @@ def test_a_filter_passing_few_rows_still_returns_k_hits(
     query = _queries(1)[0][0]
     rare = SearchFilters(platforms=["walmart"], max_price_base=15.0)
     expected = exact.search(query, 30, rare)
-    assert 0 < len(expected)
-    assert [h.product.key for h in ivf.search(query, 30, rare)] == [
-        h.product.key for h in expected
-    ]
+    assert len(expected) > 0
+    assert [h.product.key for h in ivf.search(query, 30, rare)] == [h.product.key for h in expected]
 
 
 def test_appends_replacements_and_deletes_reach_the_cells(tmp_path: Path) -> None:
@@ -128,3 +131,18 @@ def test_appends_replacements_and_deletes_reach_the_cells(tmp_path: Path) -> Non
     assert top.product.key == "jd:7" and top.score == pytest.approx(1.0, abs=1e-5)
     assert index.search(vectors[6], 1)[0].product.key == "jd:6"  # positions shifted down
     index.close()
+
+
+def test_create_index_opens_a_large_store_as_the_approximate_index(settings: Settings) -> None:
+    vectors, prices, _ = _clustered(40, 5)
+    first = create_index(settings, DIM)
+    assert type(first) is FaissIndex
+    first.upsert([make_product(str(i), price=float(prices[i])) for i in range(40)], vectors)
+    first.close()
+    larger = settings.model_copy(update={"ann_min_products": 41})
+    smaller = settings.model_copy(update={"ann_min_products": 40})
+    for chosen, expected in ((larger, FaissIndex), (smaller, FaissIvfIndex)):
+        index = create_index(chosen, DIM)
+        assert type(index) is expected and index.count() == 40
+        assert index.search(vectors[3], 1)[0].product.key == "jd:3"
+        index.close()

@@ -42,13 +42,16 @@ BuildProgress = Callable[[str, int, int], None]
 # Parameters chosen by measurement on clustered synthetic catalogs of 100k and 1M products
 # (benchmarks/bench_ann.py, docs/recall.md): recall@20 ≥ 0.95 against exact search with
 # platform and price filters on.
-CELLS_PER_SQRT_N = 4
+CELLS_PER_SQRT_N = 2
 """nlist = CELLS_PER_SQRT_N·√n cells (capped by MAX_CELLS and by the training sample)."""
 MAX_CELLS = 4096
 TRAINING_ROWS_PER_CELL = 40
 """faiss wants ≥ 39 training rows per cell; more only slows k-means down."""
-CANDIDATES_PER_K = 64
-MIN_PROBES = 8
+KMEANS_ITERATIONS = 10
+"""faiss' default 25 triples training time at 1M for no measurable recall (the cells only
+route queries; scores are exact)."""
+CANDIDATES_PER_K = 16
+MIN_PROBES = 16
 MAX_PROBE_FRACTION = 0.25
 EXACT_ROWS = 4096
 """At most this many rows pass the filter: score them all (a ~1 ms matrix product)."""
@@ -142,6 +145,7 @@ class FaissIvfIndex(FaissIndex):
         quantizer = faiss.IndexFlatIP(self.dim)
         ivf = faiss.IndexIVFFlat(quantizer, self.dim, cells, faiss.METRIC_INNER_PRODUCT)
         ivf.cp.seed = 0
+        ivf.cp.niter = KMEANS_ITERATIONS
         with _all_cores(faiss):
             ivf.train(vectors[np.sort(sample)])
         self._ivf, self._quantizer = ivf, quantizer
@@ -168,7 +172,10 @@ class FaissIvfIndex(FaissIndex):
                 _, cells = self._quantizer.search(vectors, 1)
                 cells = np.ascontiguousarray(cells[:, 0])
                 self._ivf.add_core(
-                    len(chunk), faiss.swig_ptr(vectors), faiss.swig_ptr(chunk), faiss.swig_ptr(cells)
+                    len(chunk),
+                    faiss.swig_ptr(vectors),
+                    faiss.swig_ptr(chunk),
+                    faiss.swig_ptr(cells),
                 )
                 self._cell_of_row[chunk] = cells
                 if progress:
@@ -205,7 +212,7 @@ class FaissIvfIndex(FaissIndex):
     def _probes(self, query: Matrix, k: int, mask: BoolMask | None) -> int | None:
         """How many cells, nearest first, hold enough rows that pass the filter (None: more
         than `max_probe_fraction` of them, so exact scoring is cheaper and certain)."""
-        cells = self._ivf.nlist
+        cells = int(self._ivf.nlist)
         _, order = self._quantizer.search(query, cells)
         if mask is None:
             per_cell = np.bincount(self._cell_of_row, minlength=cells)
