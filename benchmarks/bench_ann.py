@@ -37,7 +37,7 @@ from rich.progress import (
 )
 
 from cartwise.catalog.product import Domain, Product
-from cartwise.recall.embedders.base import normalize_rows
+from cartwise.embedding.base import normalize_rows
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.faiss_ivf import FaissIvfIndex

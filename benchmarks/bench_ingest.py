@@ -38,9 +38,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cartwise.catalog.pipeline import BATCH_SIZE, ingest_file
 from cartwise.catalog.product import Product
+from cartwise.embedding import create_embedder
+from cartwise.embedding.base import Embedder, Matrix, Vector
 from cartwise.errors import EmbeddingError
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from cartwise.catalog.pipeline import BATCH_SIZE, ingest_file
+from cartwise.embedding.base import Embedder, Matrix, Vector
+from cartwise.embedding.cache import cache_path
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import EmbeddingError
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
-from cartwise.recall.embedders.cache import cache_path
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.doubles import CountingEmbedder
@@ -98,7 +98,7 @@ _CHILD = """
 import sys, time
 from pathlib import Path
 from cartwise.catalog.pipeline import ingest_file
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 

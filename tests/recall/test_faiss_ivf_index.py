@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cartwise.recall.embedders.base import normalize_rows
+from cartwise.embedding.base import normalize_rows
 from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex

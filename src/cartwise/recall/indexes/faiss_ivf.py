@@ -30,8 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Matrix, Vector
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Matrix, Vector
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.table import BoolMask, top_k_rows
