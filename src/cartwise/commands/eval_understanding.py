@@ -26,6 +26,9 @@ def eval_understanding(
     dev_set: Annotated[
         Path | None, typer.Option(help="A dev set in the same format (default: the packaged one).")
     ] = None,
+    split: Annotated[
+        str, typer.Option(help="Packaged split: dev (tuned on) or test (never tuned on).")
+    ] = "dev",
     out: Annotated[
         Path | None,
         typer.Option(help="Report path (default: CARTWISE_HOME/reports/understanding.md)."),
@@ -38,7 +41,7 @@ def eval_understanding(
 
     settings = get_settings()
     try:
-        cases = load_dev_set(dev_set) if dev_set is not None else None
+        cases = load_dev_set(dev_set, split=split)
         engine = create_engine(settings)
         report = evaluate_understanding(engine, data_dir=data, cases=cases)
         path = write_report(report, out or settings.home / "reports" / "understanding.md")

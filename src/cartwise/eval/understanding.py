@@ -107,7 +107,7 @@ class UnderstandingReport:
         lines = [
             "# Understanding evaluation",
             "",
-            f"Engine `{scores.engine}`, {scores.cases} dev-set cases; "
+            f"Engine `{scores.engine}`, {scores.cases} labelled cases; "
             f"generated {self.generated_at:%Y-%m-%d %H:%M} UTC by `cartwise eval understanding`.",
             "",
             "## Bars",
