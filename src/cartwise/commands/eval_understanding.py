@@ -62,6 +62,12 @@ def eval_understanding(
             typer.echo(f"{item.name}: {item.covered}/{item.eligible} = {item.share:.3f}")
         else:
             typer.echo(f"{item.name}: no eligible text in the data")
+    if report.prefeval is not None:
+        pe = report.prefeval
+        typer.echo(
+            f"prefeval curator: precision {pe.precision:.3f}, recall {pe.recall:.3f} "
+            f"({pe.statements} labelled statements)"
+        )
     for reason in report.skipped:
         typer.echo(f"skipped: {reason}")
     typer.echo(f"report: {path}")
