@@ -119,9 +119,7 @@ class Expectation(BaseModel):
     def long_term_keys(self) -> list[str]:
         if self.long_term is not None:
             return self.long_term
-        return [
-            s.dedup_key for s in self.stated if s.scope == "long_term" and s.recipient == SELF
-        ]
+        return [s.dedup_key for s in self.stated if s.scope == "long_term" and s.recipient == SELF]
 
     @property
     def recipient_keys(self) -> dict[str, list[str]]:
@@ -334,9 +332,7 @@ def _score_stated(
     return sorted(map(str, pred)) == sorted(map(str, exp))
 
 
-def _resolve_open_slugs(
-    expect: Expectation, predicted: Sequence[StatedPreference]
-) -> Expectation:
+def _resolve_open_slugs(expect: Expectation, predicted: Sequence[StatedPreference]) -> Expectation:
     """An expected slug "~香菜" stands for a word outside every vocabulary: any canonical
     slug is right as long as the entry's keywords carry the surface word (what the hard
     filter matches). It resolves to the slug of the predicted entry that does."""

@@ -11,16 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.errors import InvalidPreference
+from cartwise.memory.store import SLUG_PATTERN, Category, Polarity, PreferenceEntry, Strength
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
 Scope = Literal["long_term", "session", "request"]
 SELF = "self"
 """The recipient slug of the shopper themself."""
+
+
+def valid_recipient(value: str) -> str:
+    """A recipient is a canonical slug: lowercase ASCII words joined by hyphens."""
+    if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
+        raise InvalidPreference("recipient", value, "must be a slug like 'mum' or 'friend-alice'")
+    return value
 
 
 class StatedPreference(BaseModel):
@@ -45,6 +53,8 @@ class StatedPreference(BaseModel):
     recipient: str = SELF
     """Whose preference it is: "self" (the shopper) or a canonical recipient slug (mum, dad,
     wife, husband, girlfriend, son, friend-<name> ...)."""
+
+    _recipient = field_validator("recipient")(valid_recipient)
 
 
 class PlannerOutput(BaseModel):
@@ -82,6 +92,8 @@ class PlannerOutput(BaseModel):
     """Whom this turn's purchase is for: "self" or a canonical recipient slug
     ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
 
+    _recipient = field_validator("recipient")(valid_recipient)
+
 
 class CuratorTurn(BaseModel):
     """Everything the curator may look at: the user's words and current memory — never
@@ -100,6 +112,24 @@ class CuratorTurn(BaseModel):
     entries of that namespace), so a recipient's change of mind supersedes in place."""
 
 
+def flipped_keys(
+    upserts: Sequence[PreferenceEntry], memory: Sequence[PreferenceEntry]
+) -> list[str]:
+    """Stored keys an upsert flips: the opposite polarity of the same category and slug, in
+    the same domain or where either side is global (one namespace at a time)."""
+    keys = [
+        old.dedup_key
+        for entry in upserts
+        for old in memory
+        if old.polarity is entry.polarity.opposite
+        and old.category is entry.category
+        and old.slug == entry.slug
+        and (old.domain == entry.domain or not old.domain or not entry.domain)
+    ]
+    written = {entry.dedup_key for entry in upserts}
+    return [key for key in dict.fromkeys(keys) if key not in written]
+
+
 class RecipientMemory(BaseModel):
     """Long-term upserts and supersedes inside one recipient's namespace (keys keep the
     seed format; the namespace is the recipient)."""
@@ -109,6 +139,8 @@ class RecipientMemory(BaseModel):
     recipient: str
     long_term: list[PreferenceEntry] = Field(default_factory=list)
     supersede: list[str] = Field(default_factory=list)
+
+    _recipient = field_validator("recipient")(valid_recipient)
 
 
 class CuratorOutput(BaseModel):

@@ -90,8 +90,10 @@ def _is_brand(term: ScopedTerm) -> bool:
 def _is_question(text: str, span: tuple[int, int]) -> bool:
     clause = text[span[0] : span[1]]
     follows = text[span[1] : span[1] + 1]
-    return follows in ("?", "？") and bool(YES_NO_QUESTION.search(clause)) or bool(
-        re.search(r"[吗嘛]\s*$", clause)
+    return (
+        follows in ("?", "？")
+        and bool(YES_NO_QUESTION.search(clause))
+        or bool(re.search(r"[吗嘛]\s*$", clause))
     )
 
 

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from cartwise.memory.session_state import SessionPatch
 from cartwise.memory.store import PreferenceEntry, Provenance
-from cartwise.understanding.base import SELF, CuratorOutput, CuratorTurn, RecipientMemory
+from cartwise.understanding.base import (
+    SELF,
+    CuratorOutput,
+    CuratorTurn,
+    RecipientMemory,
+    flipped_keys,
+)
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.negation import split_clauses
 
@@ -80,22 +86,11 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
 def _supersede(
     upserts: list[PreferenceEntry], memory: list[PreferenceEntry], retracted: list[str]
 ) -> list[str]:
-    """Keys of one namespace to retire: retractions, and the opposite polarity of each
-    upsert (same category and slug, same domain or either side global)."""
+    """Keys of one namespace to retire: retractions, and what each upsert flips."""
     memory_keys = {entry.dedup_key for entry in memory}
-    supersede: list[str] = [key for key in retracted if key in memory_keys]
-    for entry in upserts:
-        for old in memory:
-            flipped = (
-                old.polarity is entry.polarity.opposite
-                and old.category is entry.category
-                and old.slug == entry.slug
-                and (old.domain == entry.domain or not old.domain or not entry.domain)
-            )
-            if flipped:
-                supersede.append(old.dedup_key)
-    new_keys = {e.dedup_key for e in upserts}
-    return [k for k in dict.fromkeys(supersede) if k not in new_keys]
+    written = {entry.dedup_key for entry in upserts}
+    retired = [key for key in retracted if key in memory_keys and key not in written]
+    return list(dict.fromkeys([*retired, *flipped_keys(upserts, memory)]))
 
 
 def _category_slug(key: str) -> str:

@@ -36,6 +36,7 @@ class FreeObject:
     clause: int
     clause_text: str
 
+
 _OPEN_TRIGGER = re.compile(
     r"\b(?:(?:dislike|aversion|distaste) (?:for|of|to)|"
     r"(?:refuse|prefer not|rather not) (?:to )?[a-z]+(?: to| with| in| on)?|prefer not [a-z]+ing|"
@@ -137,9 +138,27 @@ _REJECT = {
 
 # Nouns that are plural only: inflect would make "jeans" a "jean".
 _PLURAL_ONLY = {
-    "clothes", "pants", "jeans", "shorts", "leggings", "trousers", "tights", "pajamas",
-    "pyjamas", "glasses", "sunglasses", "scissors", "news", "series", "species", "gas",
-    "headphones", "earphones", "earbuds", "goggles", "overalls",
+    "clothes",
+    "pants",
+    "jeans",
+    "shorts",
+    "leggings",
+    "trousers",
+    "tights",
+    "pajamas",
+    "pyjamas",
+    "glasses",
+    "sunglasses",
+    "scissors",
+    "news",
+    "series",
+    "species",
+    "gas",
+    "headphones",
+    "earphones",
+    "earbuds",
+    "goggles",
+    "overalls",
 }
 # A time, a meal or a routine: a habit, not a product ("before 10am", "after dinner").
 _ROUTINE = re.compile(
@@ -205,9 +224,36 @@ _ZH_AFTER = re.compile(
 _ZH_TRAILING = re.compile(r"(?:的|味的|味|口味|款|系列|风格|风|了|吧|呢|啊|哦)+$")
 _ZH_LEADING = re.compile(r"^(?:我|我们|也|都|就|还|有|带|含|吃|穿|用|喝|那种|这种|一点)+")
 _ZH_NOT_OBJECTS = {
-    "东西", "这个", "那个", "这种", "那种", "颜色", "牌子", "款式", "样子", "太贵", "贵的",
-    "便宜", "它", "他", "她", "这些", "那些", "什么", "一样", "别的", "其他", "这样",
-    "超过", "了", "太多", "太大", "太小", "太长", "太短", "太重",
+    "东西",
+    "这个",
+    "那个",
+    "这种",
+    "那种",
+    "颜色",
+    "牌子",
+    "款式",
+    "样子",
+    "太贵",
+    "贵的",
+    "便宜",
+    "它",
+    "他",
+    "她",
+    "这些",
+    "那些",
+    "什么",
+    "一样",
+    "别的",
+    "其他",
+    "这样",
+    "超过",
+    "了",
+    "太多",
+    "太大",
+    "太小",
+    "太长",
+    "太短",
+    "太重",
 }
 
 

@@ -58,13 +58,17 @@ _ZH_FORMS = sorted((f for f in _FORM_TO_SLUG if not f.isascii()), key=len, rever
 _EN_FORMS = sorted((f for f in _FORM_TO_SLUG if f.isascii()), key=len, reverse=True)
 _POSSESSIVE = r"(?:my|our|my own|my little|my older|my younger|my big|my dear)\s+"
 _EN_PATTERN = re.compile(
-    r"(?<![a-z])(?P<pos>" + _POSSESSIVE + r")?(?P<form>"
+    r"(?<![a-z])(?P<pos>"
+    + _POSSESSIVE
+    + r")?(?P<form>"
     + "|".join(re.escape(f) for f in _EN_FORMS)
     + r")(?:'s)?(?![a-z-])"
 )
 _ZH_PATTERN = re.compile("|".join(re.escape(f) for f in _ZH_FORMS))
 # A friend's name right after the word: "朋友小林", "my friend Alice", "my friend, Tom".
-_ZH_NAME = re.compile(r"^(?:叫)?(?P<name>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff]{2}(?=[，,。\s]|$))")
+_ZH_NAME = re.compile(
+    r"^(?:叫)?(?P<name>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff]{2}(?=[，,。\s]|$))"
+)
 _EN_NAME = re.compile(r"^,?\s+(?P<name>[A-Z][a-z]+)\b")
 _ZH_NAME_STOP = set("的是也都很说在和跟要不喜讨对想买给")
 _EN_NAME_STOP = {"Is", "And", "Who", "Said", "Says", "Likes", "Loves", "Hates", "The", "Has", "Can"}
@@ -112,7 +116,9 @@ def find_recipients(text: str) -> list[Mention]:
         form = hit.group("form")
         if form in _NEEDS_POSSESSIVE and not hit.group("pos"):
             continue
-        if not hit.group("pos") and not re.search(r"(?:for|to|gift|present)\s+(?:a\s+)?$", lowered[: hit.start()]):
+        if not hit.group("pos") and not re.search(
+            r"(?:for|to|gift|present)\s+(?:a\s+)?$", lowered[: hit.start()]
+        ):
             # "mother" in "mother of pearl" is no recipient: bare forms need "my" or "for".
             if form not in ("mum", "mom", "dad", "wife", "husband", "girlfriend", "boyfriend"):
                 continue
@@ -141,13 +147,9 @@ def canonical_recipient(text: str) -> str | None:
     return mentions[0].slug if mentions else None
 
 
-_ZH_PURCHASE = re.compile(
-    r"(?:给|帮|替|为|送)(?:我的?|我家)?\s*$"
-)
+_ZH_PURCHASE = re.compile(r"(?:给|帮|替|为|送)(?:我的?|我家)?\s*$")
 _ZH_PURCHASE_AFTER = re.compile(r"^(?:的)?\s*(?:买|挑|选|找|准备|送|订|购|看看|看)")
-_EN_PURCHASE = re.compile(
-    r"(?:for|to|gift for|present for|buying for|shopping for|get|buy)\s+$"
-)
+_EN_PURCHASE = re.compile(r"(?:for|to|gift for|present for|buying for|shopping for|get|buy)\s+$")
 _EN_PURCHASE_BEFORE_POSSESSIVE = re.compile(r"(?:for|to)\s+(?:" + _POSSESSIVE + r")$")
 
 
@@ -169,7 +171,9 @@ def purchase_recipient(text: str, mentions: list[Mention] | None = None) -> str 
             continue
         if _EN_PURCHASE.search(before) or _EN_PURCHASE_BEFORE_POSSESSIVE.search(before):
             return mention.slug
-        if re.search(r"(?:get|buy|buying|gift|present|surprise)\s+(?:" + _POSSESSIVE + r")$", before):
+        if re.search(
+            r"(?:get|buy|buying|gift|present|surprise)\s+(?:" + _POSSESSIVE + r")$", before
+        ):
             return mention.slug
     pronoun = _PRONOUN_PURCHASE.search(lowered)
     if pronoun is not None:
@@ -207,9 +211,7 @@ def clause_holders(
         if inside:
             last = inside[-1].slug
             holders.append(last)
-        elif last is not None and _THIRD_PERSON.search(clause) and not _SELF_SUBJECT.search(
-            clause
-        ):
+        elif last is not None and _THIRD_PERSON.search(clause) and not _SELF_SUBJECT.search(clause):
             holders.append(last)
         elif purchase not in (None, SELF) and not _SELF_CONTRAST.search(clause):
             holders.append(purchase)
