@@ -13,8 +13,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
 from cartwise.errors import InvalidPreference
+from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
 from cartwise.memory.store import SLUG_PATTERN, Category, Polarity, PreferenceEntry, Strength
 
 Language = Literal["zh", "en"]

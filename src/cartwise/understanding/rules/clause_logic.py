@@ -90,10 +90,8 @@ def _is_brand(term: ScopedTerm) -> bool:
 def _is_question(text: str, span: tuple[int, int]) -> bool:
     clause = text[span[0] : span[1]]
     follows = text[span[1] : span[1] + 1]
-    return (
-        follows in ("?", "？")
-        and bool(YES_NO_QUESTION.search(clause))
-        or bool(re.search(r"[吗嘛]\s*$", clause))
+    return (follows in ("?", "？") and bool(YES_NO_QUESTION.search(clause))) or bool(
+        re.search(r"[吗嘛]\s*$", clause)
     )
 
 
@@ -125,7 +123,7 @@ def apply_clause_logic(text: str, scoping: Scoping, *, subject_clauses: set[int]
         if softened:
             scoping.soft_clauses.add(index)
         for term in _clause_terms(scoping, index):
-            if term.scope is not None or term.stance != "dislike" and term.stance != "like":
+            if term.scope is not None or (term.stance != "dislike" and term.stance != "like"):
                 continue
             if term.trigger == "exclusion" or (
                 free_choice and term.trigger == "refusal" and not cues.LONG_TERM.search(clause)

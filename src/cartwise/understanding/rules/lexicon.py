@@ -78,9 +78,11 @@ def _modifier_only(text: str, position: int) -> bool:
     import jieba  # loaded only when a one-character noun needs checking
 
     jieba.setLogLevel(logging.WARNING)
-    for word, start, end in jieba.tokenize(text):
-        if start <= position < end:
-            return end - start > 1 and position != end - 1
+    for _word, start, end in jieba.tokenize(text):
+        first: int = start
+        last: int = end
+        if first <= position < last:
+            return last - first > 1 and position != last - 1
     return False
 
 

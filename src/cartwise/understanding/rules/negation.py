@@ -251,11 +251,13 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
                 span_start = match.start - len(prefix_hit.group(0)) if prefix_hit else match.start
                 span_end = match.end + (suffix_hit.end() if suffix_hit else 0)
                 scoping.negated_spans.append((span_start, span_end))
-            elif after and (trigger_class is None or trigger_class in ("want", "prefer")):
+            elif after and (
+                trigger_class is None
                 # A postfix aversion ("橙色我受不了") never overrides a liking verb: in
                 # "喜欢黑色不喜欢白色" the 不喜欢 belongs to 白色.
-                if trigger_class is None or after[0][1] != "aversion":
-                    trigger_class = after[0][1]
+                or (trigger_class in ("want", "prefer") and after[0][1] != "aversion")
+            ):
+                trigger_class = after[0][1]
             stance = _stance(trigger_class)
             if trigger_class == "exclusion" and _except_positive(clause):
                 stance = "neutral"

@@ -30,6 +30,7 @@ from cartwise.understanding.base import (
 )
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -39,7 +40,6 @@ from cartwise.understanding.rules.negation import (
     scope_terms,
 )
 from cartwise.understanding.rules.numbers import format_amount, parse_amount
-from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.open_objects import FreeObject, free_dislikes, free_dislikes_zh
 from cartwise.understanding.rules.recipients import (
     clause_holders,

@@ -51,6 +51,8 @@ RECIPIENT_FORMS: dict[str, tuple[str, ...]] = {
 # Bare single-letter-ish English forms that are too ambiguous without "my".
 _NEEDS_POSSESSIVE = {"ma", "pa", "gf", "bf", "bro", "sis", "kid", "kids", "child", "children"}
 _NEEDS_POSSESSIVE |= {"baby", "manager", "teacher", "partner", "buddy", "boss"}
+_BARE_OK = {"mum", "mom", "dad", "wife", "husband", "girlfriend", "boyfriend"}
+_BENEFICIARY_BEFORE = re.compile(r"(?:for|to|gift|present)\s+(?:a\s+)?$")
 _SELF_FORMS = re.compile(r"我自己|给自己|自己用|for myself|for me\b|for my own")
 
 _FORM_TO_SLUG = {form: slug for slug, forms in RECIPIENT_FORMS.items() for form in forms}
@@ -116,12 +118,11 @@ def find_recipients(text: str) -> list[Mention]:
         form = hit.group("form")
         if form in _NEEDS_POSSESSIVE and not hit.group("pos"):
             continue
-        if not hit.group("pos") and not re.search(
-            r"(?:for|to|gift|present)\s+(?:a\s+)?$", lowered[: hit.start()]
-        ):
-            # "mother" in "mother of pearl" is no recipient: bare forms need "my" or "for".
-            if form not in ("mum", "mom", "dad", "wife", "husband", "girlfriend", "boyfriend"):
-                continue
+        # "mother" in "mother of pearl" is no recipient: bare forms need "my" or "for",
+        # except the unambiguous family words.
+        bare = not hit.group("pos") and not _BENEFICIARY_BEFORE.search(lowered[: hit.start()])
+        if bare and form not in _BARE_OK:
+            continue
         if any(a < hit.end() and hit.start() < b for a, b in taken):
             continue
         mentions.append(Mention(hit.start(), hit.end(), _FORM_TO_SLUG[form]))
