@@ -190,7 +190,6 @@ _PRONOUN_PURCHASE = re.compile(
 )
 _SELF_CONTRAST = re.compile(r"我自己|我本人|我倒|而我|myself|i personally|\bfor me\b|but i\b")
 _SELF_SUBJECT = re.compile(r"我|\bi\b|\bi'm\b|\bmy\b|\bme\b")
-_THIRD_PERSON = re.compile(r"他|她|\b(?:he|she|his|her|him|they|them)\b|\bhe'?s\b|\bshe'?s\b")
 
 
 def clause_holders(
@@ -199,10 +198,11 @@ def clause_holders(
     mentions: list[Mention],
     purchase: str | None,
 ) -> list[str]:
-    """Whose preference each clause states. A clause naming someone is theirs; a pronoun
-    (他/她/he/she) continues the last one named; otherwise the purchase's recipient (what
-    the shopper wants for a gift is about the gift's receiver), unless the shopper sets
-    themself apart ("我自己", "but I"); with no recipient at all, the shopper's own."""
+    """Whose preference each clause states. A clause naming someone is theirs; a clause
+    without the shopper as subject (a pronoun 他/她/he/she, or no subject) continues the
+    last one named; otherwise the purchase's recipient (what the shopper wants for a gift
+    is about the gift's receiver), unless the shopper sets themself apart ("我自己", "but
+    I"); with no recipient at all, the shopper's own."""
     lowered = text.lower()
     holders: list[str] = []
     last: str | None = None
@@ -212,7 +212,9 @@ def clause_holders(
         if inside:
             last = inside[-1].slug
             holders.append(last)
-        elif last is not None and _THIRD_PERSON.search(clause) and not _SELF_SUBJECT.search(clause):
+        elif last is not None and not _SELF_SUBJECT.search(clause):
+            # A pronoun, or no subject at all (a Chinese topic chain: "我老婆以前不喜欢亚麻，
+            # 现在很喜欢"), continues the person last named.
             holders.append(last)
         elif purchase not in (None, SELF) and not _SELF_CONTRAST.search(clause):
             holders.append(purchase)
