@@ -79,6 +79,13 @@ SOFTENER = re.compile(
 )
 
 
+# "I avoid products that are not vegan": the refusal of a negation is a requirement.
+AVOID_THE_NOT = re.compile(
+    r"\b(?:avoid\w*|refuse\w*|never (?:use|buy|wear))\b.*?\b(?:that|which) (?:are|is) not\b|"
+    r"\b(?:avoid\w*|refuse\w*)\b.*?\b(?:that|which) (?:aren'?t|isn'?t)\b|不(?:用|买|要)不是"
+)
+
+
 def _clause_terms(scoping: Scoping, index: int) -> list[ScopedTerm]:
     return [t for t in scoping.terms if t.clause == index]
 
@@ -111,6 +118,14 @@ def apply_clause_logic(text: str, scoping: Scoping, *, subject_clauses: set[int]
             asked = question and term.stance in ("neutral", "want") and not _is_brand(term)
             if cancelled or asked:
                 term.stance = "ignored"
+    for index, clause in enumerate(clauses):
+        not_hit = AVOID_THE_NOT.search(clause)
+        if not_hit is None:
+            continue
+        after = scoping.clauses[index][0] + not_hit.end()
+        for term in _clause_terms(scoping, index):
+            if term.match.start >= after and term.stance == "dislike":
+                term.stance, term.trigger, term.scope = "like", "prefer_hard", "long_term"
     changed = _change_of_mind(clauses, scoping)
     _anaphora(clauses, scoping, skip=changed, subject_clauses=subject_clauses)
     free_choice = any(FREE_CHOICE.search(c) for c in clauses)

@@ -58,6 +58,15 @@ _CUT = re.compile(
 _PREPOSITIONS = {"through", "in", "with", "on", "at", "to", "into", "about", "for"}
 _LEADING = {
     "any",
+    "form",
+    "forms",
+    "type",
+    "types",
+    "kind",
+    "kinds",
+    "sort",
+    "sorts",
+    "use",
     "the",
     "a",
     "an",
@@ -169,6 +178,18 @@ _ROUTINE = re.compile(
 )
 
 
+# Things nobody buys: activities, care, places, media ("I avoid any form of physical
+# activity", "prescription medications", "social media", "homes with many windows").
+_NOT_PRODUCT = re.compile(
+    r"\b(?:activit(?:y|ies)|exercises?|training|workouts?|medications?|medicines?|media|"
+    r"networking|exposure|locations?|places?|trips?|travel(?:ling)?|commute|floor plans?|"
+    r"plumbing|ductwork|kitchens?|windows|rooms?|homes|houses|classes|courses|lessons|"
+    r"meetings|therap(?:y|ies)|remed(?:y|ies)|treatments?)\b"
+)
+# A modifier or a sense cut loose from its noun is no object ("foods high in ...").
+_NOT_AN_OBJECT = {"high", "low", "bold", "taste", "smell", "texture", "flavor", "flavour"}
+
+
 @lru_cache(maxsize=1)
 def _inflector() -> inflect.engine:
     return inflect.engine()
@@ -195,7 +216,7 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
         if _ROUTINE.search(clause):
             continue
         hit = _OPEN_TRIGGER.search(clause)
-        if not hit:
+        if not hit or _NOT_PRODUCT.search(hit.group("obj")):
             continue
         words = [w.strip("'-") for w in hit.group("obj").split()]
         while words and (words[0] in _LEADING or words[0].endswith("ing")):
@@ -205,7 +226,7 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
                 words.pop(0)
         words = _CUT.split(" ".join(words), maxsplit=1)[0].split()
         words = [w for w in words if re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", w)][:3]
-        if not words or words[0] in _REJECT or len(words[0]) < 3:
+        if not words or words[0] in _REJECT or words[-1] in _NOT_AN_OBJECT or len(words[0]) < 3:
             continue
         words[-1] = singular(words[-1])
         found.append(FreeObject("-".join(words), (" ".join(words),), index, clause))
