@@ -53,7 +53,8 @@ _OPEN_TRIGGER = re.compile(
 _CUT = re.compile(
     r"\b(?:that|which|who|because|due|as|since|so|when|while|if|or|and|but|with|in|on|at|for|"
     r"from|to|like|such|unless|than|i|it|they|my|is|are|was|were|whether|especially|including|"
-    r"before|after|until|during|please|anymore|any more|either|too|now|today|these|this)\b"
+    r"before|after|until|during|please|anymore|any more|either|too|now|today|these|this|of|"
+    r"inside|whatsoever|whenever|altogether|entirely|completely)\b"
 )
 _PREPOSITIONS = {"through", "in", "with", "on", "at", "to", "into", "about", "for"}
 _LEADING = {
@@ -186,6 +187,13 @@ _NOT_PRODUCT = re.compile(
     r"plumbing|ductwork|kitchens?|windows|rooms?|homes|houses|classes|courses|lessons|"
     r"meetings|therap(?:y|ies)|remed(?:y|ies)|treatments?)\b"
 )
+# "products containing X", "clothes made from X", "anything with X": X is the object.
+_CONTENT = re.compile(
+    r"\b(?:containing|that contains?|which contains?|contains?|made (?:from|with|of)|"
+    r"derived from|with any|with|that have|that has|based on)\s+(?:any\s+|added\s+)?"
+)
+# "the smell of lavender" → lavender.
+_SENSE_OF = re.compile(r"^(?:the\s+)?(?:scent|smell|taste|sound|look|feel|texture)s?\s+of\s+")
 # A modifier or a sense cut loose from its noun is no object ("foods high in ...").
 _NOT_AN_OBJECT = {"high", "low", "bold", "taste", "smell", "texture", "flavor", "flavour"}
 
@@ -218,7 +226,13 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
         hit = _OPEN_TRIGGER.search(clause)
         if not hit or _NOT_PRODUCT.search(hit.group("obj")):
             continue
-        words = [w.strip("'-") for w in hit.group("obj").split()]
+        obj = _SENSE_OF.sub("", hit.group("obj"))
+        content = _CONTENT.search(obj)
+        if content is not None:
+            # "beauty products containing silicones" → silicone: the generic product is
+            # the container, what it contains is the object.
+            obj = obj[content.end() :]
+        words = [w.strip("'-") for w in obj.split()]
         while words and (words[0] in _LEADING or words[0].endswith("ing")):
             # "learning through online courses" → "online courses"
             gerund = words.pop(0).endswith("ing")
