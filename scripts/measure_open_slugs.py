@@ -24,17 +24,19 @@ from collections import Counter, defaultdict
 from importlib import resources
 from pathlib import Path
 
+from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import load_lexicon
 from cartwise.understanding.rules.open_objects import pinyin_slug
 
 ZH_PLATFORMS = {"jd", "taobao", "pinduoduo"}
-CJK_WORD = re.compile(r"[\u4e00-\u9fff]{2,}")
+CJK_WORD = re.compile(rf"[{HAN}]{{2,}}")
 
 
 def mine_alias_table() -> dict[str, str]:
     """zh word → en word from products listed in both languages (same brand and model)."""
     path = resources.files("cartwise.catalog").joinpath("demo/demo_catalog.jsonl.gz")
-    rows = [json.loads(line) for line in gzip.open(str(path), "rt", encoding="utf-8")]
+    with gzip.open(str(path), "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
     by_model: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(
         lambda: {"zh": [], "en": []}
     )

@@ -25,8 +25,8 @@ from functools import lru_cache
 from importlib import resources
 
 from cartwise.catalog.product import Product
+from cartwise.text import HAN
 
-_CJK = r"[\u4e00-\u9fff]"
 DEMO_CATALOG = "demo/demo_catalog.jsonl.gz"
 MIN_ALIAS_COUNT = 2
 """A Chinese alias must be seen next to the brand in at least this many titles."""
@@ -58,7 +58,7 @@ def brand_slug(brand: str) -> str:
 def _alias_pattern(brand: str) -> re.Pattern[str]:
     name = re.escape(brand)
     return re.compile(
-        rf"({_CJK}{{2,6}})\s*[（(]\s*{name}\s*[)）]|{name}\s*[（(]\s*({_CJK}{{2,6}})\s*[)）]"
+        rf"([{HAN}]{{2,6}})\s*[（(]\s*{name}\s*[)）]|{name}\s*[（(]\s*([{HAN}]{{2,6}})\s*[)）]"
     )
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import inflect
 
+from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import Lexicon
 from cartwise.understanding.rules.negation import Scoping
 
@@ -250,10 +251,11 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
 # "不要太花哨" is "not too flashy": a degree adverb after the trigger means an adjective.
 _ZH_BEFORE = re.compile(
     r"(?:不想要|不要|不太喜欢|不怎么喜欢|不喜欢|讨厌|不吃|不穿|不用|不喝|不戴|受不了|别要|别买)"
-    r"(?!太|很|那么|这么|过于)(?:有|带|含|那种|这种|什么)?(?P<obj>[\u4e00-\u9fff]{1,8})"
+    r"(?!太|很|那么|这么|过于)(?:有|带|含|那种|这种|什么)?"
+    rf"(?P<obj>[{HAN}]{{1,8}})"
 )
 _ZH_AFTER = re.compile(
-    r"(?P<obj>[\u4e00-\u9fff]{1,8}?)(?:的)?(?:东西|那种)?(?:我|我们)?(?:也|都|从来|一般|真的)?"
+    rf"(?P<obj>[{HAN}]{{1,8}}?)(?:的)?(?:东西|那种)?(?:我|我们)?(?:也|都|从来|一般|真的)?"
     r"(?:不穿|不吃|不要|不用|不喝|不戴|不喜欢|不太喜欢|受不了|不行)"
 )
 _ZH_TRAILING = re.compile(r"(?:的|味的|味|口味|款|系列|风格|风|了|吧|呢|啊|哦)+$")

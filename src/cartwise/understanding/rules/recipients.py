@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cartwise.text import HAN
+
 SELF = "self"
 
 # Surface forms → slug. Chinese forms match as substrings (longest first), English ones on
@@ -68,9 +70,7 @@ _EN_PATTERN = re.compile(
 )
 _ZH_PATTERN = re.compile("|".join(re.escape(f) for f in _ZH_FORMS))
 # A friend's name right after the word: "朋友小林", "my friend Alice", "my friend, Tom".
-_ZH_NAME = re.compile(
-    r"^(?:叫)?(?P<name>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff]{2}(?=[，,。\s]|$))"
-)
+_ZH_NAME = re.compile(rf"^(?:叫)?(?P<name>(?:小|老|阿)[{HAN}]|[{HAN}]{{2}}(?=[，,。\s]|$))")
 _EN_NAME = re.compile(r"^,?\s+(?P<name>[A-Z][a-z]+)\b")
 _ZH_NAME_STOP = set("的是也都很说在和跟要不喜讨对想买给")
 _EN_NAME_STOP = {"Is", "And", "Who", "Said", "Says", "Likes", "Loves", "Hates", "The", "Has", "Can"}
