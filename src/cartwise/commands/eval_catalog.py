@@ -42,6 +42,7 @@ def eval_catalog(
     for line in render_lines(report):
         typer.echo(line)
     if errors:
-        typer.echo(f"rows with errors: {len(errors):,} "
+        typer.echo(
+            f"rows with errors: {len(errors):,} "
             f" (first: line {errors[0].line}: {errors[0].message})"
         )
