@@ -34,8 +34,7 @@ def render() -> str:
             "|---|---|---|",
         ]
         lines += [
-            f"| `{t.slug}` | {', '.join(t.en_names)} | {'、'.join(t.zh_names)} |"
-            for t in members
+            f"| `{t.slug}` | {', '.join(t.en_names)} | {'、'.join(t.zh_names)} |" for t in members
         ]
         lines.append("")
     return "\n".join(lines)
