@@ -15,8 +15,9 @@ from cartwise.settings import Settings, get_settings
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
 PLANNER_FIELDS = {
-    "language", "intent", "domain", "query", "current_intent", "slots", "constraints",
-    "stated", "retracted", "brands", "platforms", "answered_questions", "recipient",
+    "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
+    "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
+    "recipient",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {
