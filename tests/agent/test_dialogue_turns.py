@@ -385,3 +385,12 @@ async def test_more_past_the_last_page_says_there_is_nothing_more(deps: AgentDep
     while result.products:
         result = await chat.say("换一批")
     assert result.reply == "符合条件的商品都已经给你看过了，没有更多了。"
+
+
+async def test_a_type_the_lexicon_lacks_still_switches_by_the_catalog(deps: AgentDeps) -> None:
+    chat = Conversation(deps)
+    await chat.say("running shoes size 42")
+    switched = await chat.say("what about noise cancelling headphones?")
+    search = switched.dialogue.active_search
+    assert search is not None and search.product_types == ["over_ear_headphones"]
+    assert search.domain == "electronics" and "size" not in switched.memory.session.slots

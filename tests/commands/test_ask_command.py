@@ -104,6 +104,12 @@ def test_bad_input_is_one_clear_line_and_exit_2(
     assert message in result.stderr and "Traceback" not in result.output
 
 
+def test_ask_prints_each_products_link(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["ask", "--user", "bo", "--thread", "t1", "headphones"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  \d+\. https://example\.com/\w+/plastic-headphones$", result.stdout, re.M)
+
+
 def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
     result = CliRunner().invoke(app, ["chat", "--user", "ann"], input="耳机\n/memory\n/quit\n")
     assert result.exit_code == 0, result.output

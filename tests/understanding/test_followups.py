@@ -269,6 +269,8 @@ def test_the_llm_planner_answer_carries_the_follow_up_and_rejects_a_bad_one() ->
         ("第一个和第三个哪个更便宜", "compare", [1, 3]),
         ("哪个平台价格最低", "cheapest", []),
         ("where can I buy it for the least", "cheapest", [0]),
+        ("any others?", "more", []),
+        ("便宜的排前面", "sort", []),
     ],
 )
 def test_more_ways_of_saying_it(message: str, kind: str, refs: list[int]) -> None:
@@ -287,3 +289,9 @@ def test_more_ways_of_asking_for_cheaper(message: str) -> None:
 
 def test_a_size_number_is_not_a_reference() -> None:
     assert followup("42号") is None
+
+
+def test_where_cheapest_in_chinese_keeps_the_product_in_the_search() -> None:
+    plan = RulesEngine().plan("哪里买婴儿推车最便宜", SessionPrefState(thread="t"), [])
+    assert plan.followup is not None and plan.followup.kind == "cheapest"
+    assert plan.query == "婴儿推车"

@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from cartwise.agent.terms import slug_terms
-from cartwise.catalog.taxonomy import types_named_in
+from cartwise.catalog.taxonomy import product_type, types_named_in
 from cartwise.memory.session_state import (
     ActiveSearch,
     SessionConstraint,
@@ -71,8 +71,21 @@ def _singular(word: str) -> str:
 
 
 def named_types(text: str) -> list[str]:
-    """Catalog product-type slugs named in `text` (synonyms in both languages)."""
+    """Catalog product-type slugs named in `text` (synonyms in both languages, the longest
+    name first: "desk lamp" is a lamp, not a desk)."""
     return [kind.slug for kind in types_named_in(text)]
+
+
+def requested_types(plan: PlannerOutput) -> list[str]:
+    """The catalog types the message asks for: named in its search text, else in its noun."""
+    return named_types(plan.query) or named_types(plan.product_type)
+
+
+def type_domain(types: list[str]) -> str:
+    """The catalog domain of the first requested type ("" when unknown): the catalog files
+    every offer of a type under its domain, so the domain filter follows it."""
+    kind = product_type(types[0]) if types else None
+    return kind.domain.value if kind is not None else ""
 
 
 def same_product_type(named: str, active: ActiveSearch) -> bool:
@@ -219,7 +232,14 @@ def resolve(
     active = session.active_search
     followup = plan.followup
     named = plan.product_type
-    same_type = active is not None and (not named or same_product_type(named, active))
+    asked_types = requested_types(plan)
+    if active is not None and asked_types and active.product_types:
+        # The catalog knows both: "what about mixed nuts?" leaves running shoes even when
+        # the lexicon has no noun for nuts.
+        same_type = any(t in active.product_types for t in asked_types)
+        named = named or plan.query
+    else:
+        same_type = active is not None and (not named or same_product_type(named, active))
 
     answers_from_listings = followup is not None and (
         followup.kind in NO_SEARCH_KINDS or (followup.kind == "cheapest" and not plan.query)
@@ -274,8 +294,8 @@ def resolve(
     search = ActiveSearch(
         product_type=named,
         phrase=query,
-        product_types=named_types(f"{named} {query}"),
-        domain=plan.domain or session.category,
+        product_types=asked_types,
+        domain=type_domain(asked_types) or plan.domain or session.category,
         brands=plan.brands,
         exclusions={**carried, **message_exclusions(plan)},
         sort=followup.sort if followup is not None and followup.sort is not None else "relevance",

@@ -79,7 +79,7 @@ MORE = re.compile(
     r"\bnext page\b|\b(?:show|give) me more\b|\bmore (?:options|results|items|ones|choices)\b|"
     r"\bany ?more\b|\banything else\b|\bother (?:options|ones|choices)\b|\bload more\b|"
     r"\bsee more\b|\bnext (?:few|batch|ones)\b|\bsome more\b|^\s*more\b|\bshow (?:me )?others\b|"
-    r"\bwhat else\b|^\s*next\s*[.!?]*\s*$|\bdifferent ones\b"
+    r"\bwhat else\b|^\s*next\s*[.!?]*\s*$|\bdifferent ones\b|\bany others?\b|\bsome others\b"
 )
 CHEAPEST_WHERE = re.compile(
     r"哪[个家里儿]?(?:个)?(?:平台|家|店|里|儿|边)?(?:买|卖|上)?(?:的)?(?:最|更)(?:便宜|划算|实惠|低)|"
@@ -98,6 +98,11 @@ CHEAPEST_WORDS = re.compile(
     r"\bcompare (?:the )?prices?(?: (?:of|for))?\b|\bprice comparison(?: (?:of|for))?\b|\b(?:for|on|it)\b"
 )
 """What to drop from the search text of an English "where is X cheapest" (X stays)."""
+CHEAPEST_WORDS_ZH = re.compile(
+    r"哪(?:个平台|家店?|个|里|儿|边)|在哪(?:个平台|家|里|儿)?|(?:最|更|比较)?(?:便宜|划算|实惠)|"
+    r"价格最低|最低价|价格低|价低|比比价|比一下价|比价|价格对比|比较价格|能买到|买"
+)
+"""The same for Chinese ("哪里买婴儿推车最便宜" keeps 婴儿推车)."""
 COMPARE = re.compile(
     r"对比|比较|比一比|比一下|比比|有什么区别|有啥区别|区别是什么|哪个更好|哪个好|"
     r"\bcompare\b|\bcomparison\b|\bside by side\b|\bversus\b|\bvs\.?(?=\s)|\bdifference between\b|"
@@ -117,7 +122,7 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     (
         re.compile(
             r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从高到低|从贵到便宜|由高到低|降序)(?:排序|排列|排)?|"
-            r"贵的(?:排)?在前(?:面)?|最贵的|"
+            r"贵的(?:排)?(?:在)?前(?:面)?|最贵的|"
             r"\bprice:? high(?:est)? to low(?:est)?\b|\bmost expensive (?:first|ones?)\b|"
             r"\bpriciest\b|\bsort(?:ed)? by price,? (?:descending|high)|\bexpensive first\b"
         ),
@@ -126,7 +131,7 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     (
         re.compile(
             r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从低到高|从便宜到贵|由低到高|升序)(?:排序|排列|排)?|"
-            r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排)?在前(?:面)?|最便宜的|最实惠的|"
+            r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排)?(?:在)?前(?:面)?|最便宜的|最实惠的|"
             r"\bprice:? low(?:est)? to high(?:est)?\b|\bcheapest (?:first|ones?)\b|"
             r"\bsort(?:ed)? by price\b|\border(?:ed)? by price\b|\bby price\b|\bthe cheapest\b|"
             r"\blowest price first\b|^\s*cheapest\b|\bfrom (?:the )?cheapest\b"
@@ -296,8 +301,7 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     if where:
         # A Chinese cue is a tight phrase; an English one spans the product ("where is X
         # cheapest"), so only its cue words are dropped.
-        spans += [hit.span() for hit in where if has_han(hit.group())]
-        _search(CHEAPEST_WORDS, text, spans)
+        _search(CHEAPEST_WORDS_ZH if has_han(text) else CHEAPEST_WORDS, text, spans)
         # Not a sort: "where is X cheapest" is about X's offers, not the cheapest product.
         return cues("cheapest")
     if _search(COMPARE, text, spans) and not names_product:
