@@ -77,6 +77,8 @@ async def run_agent(
             active=personalized, likes=state.get("likes", []) if personalized else []
         ),
         rejected=state.get("rejected", []),
+        demoted=state.get("demoted", []),
+        recipient=state["plan"].recipient,
         questions=[state["question"]] if state.get("question") else [],
         memory=MemoryOut(long_term=update.long_term, session=update.session),
         timings={**state.get("timings", {}), "total": elapsed_ms(started)},

@@ -46,6 +46,18 @@ class Pick(BaseModel):
     """Relevance (scaled to the turn's best hit) adjusted by rating and fit (likes matched)."""
     why: list[str] = Field(default_factory=list)
     """Human-readable reasons, in the user's language."""
+    demoted_for: list[str] = Field(default_factory=list)
+    """Soft-dislike terms the listing mentions (each lowered its rank)."""
+
+
+class DemotedOption(BaseModel):
+    """A candidate ranked lower for a soft dislike: still offered, never eliminated."""
+
+    platform: str
+    item_id: str
+    title: str
+    reason: str
+    """Why, in the user's language ("ranked lower: you're not keen on purple")."""
 
 
 class MemoryUpdate(BaseModel):
@@ -92,6 +104,9 @@ class TurnState(TypedDict, total=False):
     like_terms: list[str]
     exclude_terms: list[str]
     excluded: dict[str, list[str]]
+    demote_terms: list[str]
+    demoted_prefs: dict[str, list[str]]
+    """Slug → keywords of the soft dislikes behind `demote_terms`."""
     preference_block: str
     platforms: list[str]
     filters: SearchFilters
@@ -101,6 +116,7 @@ class TurnState(TypedDict, total=False):
     personalization: Annotated[list[bool], operator.add]
     picks: list[Pick]
     rejected: list[RejectedOption]
+    demoted: list[DemotedOption]
     filtered_out: dict[str, int]
     applied: list[str]
     price_compare: list[PriceComparison]

@@ -6,10 +6,15 @@
 - `build_user_profile`: likes only. Dislikes never enter a vector: an embedding of "不要塑料"
   sits next to "塑料" (negation collapse), so a dislike in the profile would pull the
   very thing the shopper refuses towards them.
-- `dislike_exclude_terms`: the keywords item_picker filters on.
+- `dislike_exclude_terms`: the keywords item_picker filters on: hard dislikes only. A soft
+  dislike ("我不太喜欢X", "not a fan of X") is a leaning: `PreferenceContext.demote_terms`
+  carries it to the picker, which ranks X lower and says so, but never removes X.
 
-Each function reads the store once (`rank_relevant` over every entry: one query embedding);
-`preference_context` gives all three from a single read, for the once-per-turn entry point.
+Every function reads ONE recipient's namespace (`recipient`, default the shopper's own):
+a search for the shopper is untouched by mum's dislikes, a gift for mum applies hers and
+not the shopper's. Each reads the store once (`rank_relevant` over every entry of the
+namespace: one query embedding); `preference_context` gives all views from a single read,
+for the once-per-turn entry point.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ from dataclasses import dataclass
 
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
+    SELF,
     Polarity,
     PreferenceEntry,
     PreferenceStore,
     ScoredPreference,
+    Strength,
 )
 from cartwise.settings import Settings
 
@@ -64,30 +71,38 @@ def count_tokens(text: str) -> int:
     return math.ceil(cjk + 1.3 * words + symbols)
 
 
+def _scored(
+    store: PreferenceStore, user: str, query: str, recipient: str
+) -> list[ScoredPreference]:
+    return store.rank_relevant(user, query, k=_EVERY_ENTRY, recipient=recipient)
+
+
 def build_preference_block(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> str:
-    """Compact text of the shopper's preferences for this query ('' when there are none)."""
-    return _block(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+    """Compact text of the recipient's preferences for this query ('' when there are none)."""
+    return _block(_scored(store, user, query, recipient), settings)
 
 
-def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
+def build_user_profile(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
+) -> str:
     """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
     query, most relevant first, at most `preference_top_k`. '' when there are none."""
-    return _profile_text(_profile_likes(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings))
+    return _profile_text(_profile_likes(_scored(store, user, query, recipient), settings))
 
 
 def dislike_exclude_terms(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> list[str]:
-    """Keywords item_picker must not let through: every global dislike plus the
-    domain-scoped dislikes relevant to the query. Strength does not matter here: nothing
-    down-ranks by dislike, so a soft "我不太喜欢黑色" that did not filter would do nothing at
-    all; strength decides what `build_preference_block` always injects.
+    """Keywords item_picker must not let through: every global hard dislike plus the
+    domain-scoped hard dislikes of every domain the query may be in (fail safe: "sports
+    earbuds" may be electronics, so an electronics "no plastic" holds). Soft dislikes only
+    demote (`PreferenceContext.demote_terms`).
 
     A dislike without keywords falls back to its slug's words (the whole phrase), with a
     warning and a count in `keyword_fallbacks`."""
-    return _exclude_terms(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+    return _dislike_terms(_scored(store, user, query, recipient), settings, Strength.HARD)
 
 
 @dataclass(frozen=True)
@@ -99,23 +114,29 @@ class PreferenceContext:
     profile: str
     """`build_user_profile`'s text."""
     exclude_terms: list[str]
-    """`dislike_exclude_terms`' keywords."""
+    """`dislike_exclude_terms`' keywords (hard dislikes: they filter)."""
     likes: list[PreferenceEntry]
     """The like entries `profile` was built from."""
+    demote_terms: list[str]
+    """Keywords of the soft dislikes relevant to the query: they rank lower, never vanish."""
+    dislikes: list[PreferenceEntry]
+    """The dislike entries behind `exclude_terms` and `demote_terms`."""
 
 
 def preference_context(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> PreferenceContext:
-    """The block, the profile and the exclude terms from ONE read of the store (one scan,
-    one query embedding) instead of three; same rules as the three functions."""
-    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
+    """Every view from ONE read of the recipient's namespace (one scan, one query
+    embedding) instead of three; same rules as the three functions."""
+    scored = _scored(store, user, query, recipient)
     likes = _profile_likes(scored, settings)
     return PreferenceContext(
         block=_block(scored, settings),
         profile=_profile_text(likes),
-        exclude_terms=_exclude_terms(scored, settings),
+        exclude_terms=_dislike_terms(scored, settings, Strength.HARD),
         likes=likes,
+        demote_terms=_dislike_terms(scored, settings, Strength.SOFT),
+        dislikes=[s.entry for s in scored if _dislike_applies(s, settings)],
     )
 
 
@@ -155,13 +176,23 @@ def _profile_text(likes: Sequence[PreferenceEntry]) -> str:
     return "; ".join(_profile_phrase(e) for e in likes)
 
 
-def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> list[str]:
+def _dislike_applies(item: ScoredPreference, settings: Settings) -> bool:
+    """A dislike applies to every query it may concern when hard (fail safe), to the ones
+    it is about when soft."""
+    if item.entry.polarity is not Polarity.DISLIKE:
+        return False
+    if item.entry.strength is Strength.HARD:
+        return item.may_apply(settings.preference_relevance_threshold)
+    return item.applies(settings.preference_relevance_threshold)
+
+
+def _dislike_terms(
+    scored: Sequence[ScoredPreference], settings: Settings, strength: Strength
+) -> list[str]:
     terms: list[str] = []
     for item in scored:
         entry = item.entry
-        if entry.polarity is not Polarity.DISLIKE:
-            continue
-        if not item.applies(settings.preference_relevance_threshold):
+        if entry.strength is not strength or not _dislike_applies(item, settings):
             continue
         if entry.keywords:
             terms.extend(entry.keywords)

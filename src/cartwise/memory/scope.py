@@ -42,6 +42,10 @@ MARGIN = 0.005
 """A query is about every domain whose description scores within this of the best one
 (0.005: 96% right-domain recall, 0.21 wrong domains per query; 0.01: 100% and 0.42)."""
 
+POSSIBLE_MARGIN = 0.02
+"""A query MAY be about every domain within this of the best one: the reading a hard
+dislike obeys ("sports earbuds" scores sports first and electronics close behind)."""
+
 MIN_SIMILARITY = 0.2
 """A query that resembles no described domain at all is about none of them."""
 
@@ -80,11 +84,17 @@ class DomainScope:
         """Similarity of the query to each described domain."""
         return np.asarray(self._anchor_matrix() @ query_vector)
 
-    def in_scope(self, domain: str, domain_scores: np.ndarray) -> bool | None:
-        """Whether a query with these `query_domains` scores is about `domain`; None for a
-        domain no description covers."""
+    def in_scope(
+        self, domain: str, domain_scores: np.ndarray, *, margin: float = MARGIN
+    ) -> bool | None:
+        """Whether a query with these `query_domains` scores is about `domain` (within
+        `margin` of its best domain); None for a domain no description covers."""
         anchor = self._anchor_of(domain)
         if anchor is None:
             return None
         own = float(domain_scores[anchor])
-        return own >= MIN_SIMILARITY and own >= float(domain_scores.max()) - MARGIN
+        return own >= MIN_SIMILARITY and own >= float(domain_scores.max()) - margin
+
+    def possibly_in_scope(self, domain: str, domain_scores: np.ndarray) -> bool | None:
+        """Whether the query MAY be about `domain` (the fail-safe reading)."""
+        return self.in_scope(domain, domain_scores, margin=POSSIBLE_MARGIN)

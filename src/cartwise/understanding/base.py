@@ -18,7 +18,7 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
-Scope = Literal["long_term", "session"]
+Scope = Literal["long_term", "session", "request"]
 
 
 class StatedPreference(BaseModel):
@@ -37,7 +37,11 @@ class StatedPreference(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     """Surface forms in every language seen, for hard filtering."""
     scope: Scope = "long_term"
-    """long_term (a standing preference) or session (only for this shopping session)."""
+    """long_term (a standing preference), session (only for this shopping session) or
+    request (this request only: "anything but Xiaomi"; never stored)."""
+    recipient: str = "self"
+    """Whose preference it is: self, or a canonical recipient slug (mum, dad, wife,
+    husband, girlfriend, son, friend-<name>)."""
 
 
 class PlannerOutput(BaseModel):
@@ -46,6 +50,8 @@ class PlannerOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     language: Language = "zh"
+    recipient: str = "self"
+    """Whom this turn's purchase is for: self, or a canonical recipient slug (mum, dad...)."""
     intent: Intent = "search"
     """search for products, compare prices, state a preference only, answer a question the
     assistant asked, or chit-chat."""

@@ -39,6 +39,10 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     if state.get("excluded"):
         names = [label(slug, words, language) for slug, words in state["excluded"].items()]
         facts.append(("排除：" if zh else "excluding: ") + "、".join(dict.fromkeys(names)))
+    if state.get("demoted_prefs"):
+        names = [label(slug, words, language) for slug, words in state["demoted_prefs"].items()]
+        joined = "、".join(dict.fromkeys(names))
+        facts.append(f"靠后：{joined}" if zh else f"ranking lower: {joined}")
     if state.get("likes"):
         likes = "、".join(state["likes"])
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
@@ -68,6 +72,7 @@ def criteria_for(state: TurnState, settings: Settings) -> PickCriteria:
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
+        demote=TermMatcher.of(state.get("demote_terms", [])),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
@@ -113,6 +118,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "candidates": len(candidates),
                 "exclude_terms": list(criteria.exclude.terms),
+                "demote_terms": list(criteria.demote.terms),
                 "slots": state.get("slots", {}),
             },
         )
@@ -122,6 +128,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "kept": [p.candidate.product.key for p in outcome.picks],
                 "rejected": [r.model_dump() for r in outcome.rejected],
+                "demoted": [d.model_dump() for d in outcome.demoted],
             },
         )
         comparisons = compare_prices(
@@ -135,6 +142,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     return {
         "picks": outcome.picks,
         "rejected": outcome.rejected,
+        "demoted": outcome.demoted,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
         "applied": applied_facts(state, criteria, language),

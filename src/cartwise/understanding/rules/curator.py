@@ -29,6 +29,7 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
         if stated.scope != "long_term":
             continue
         entry = PreferenceEntry(
+            recipient=stated.recipient,
             polarity=stated.polarity,
             category=stated.category,
             domain=stated.domain,
@@ -40,12 +41,15 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
         if all(e.dedup_key != entry.dedup_key for e in long_term):
             long_term.append(entry)
 
-    memory_keys = {entry.dedup_key for entry in turn.memory}
+    # A retraction takes back the turn's recipient's preference; a flip only ever retires
+    # the same recipient's opposite (mum disliking what the shopper likes is no flip).
+    memory_keys = {e.dedup_key for e in turn.memory if e.recipient == planner.recipient}
     supersede: list[str] = [key for key in planner.retracted if key in memory_keys]
     for entry in long_term:
         for old in turn.memory:
             flipped = (
-                old.polarity is entry.polarity.opposite
+                old.recipient == entry.recipient
+                and old.polarity is entry.polarity.opposite
                 and old.category is entry.category
                 and old.slug == entry.slug
                 and (old.domain == entry.domain or not old.domain or not entry.domain)
