@@ -57,7 +57,7 @@ _TIERS = {"b": "budget", "m": "mid", "p": "premium", "l": "luxury"}
 
 
 def _brands(spec: str) -> dict[str, Brand]:
-    """"Sony/索尼/p, ..." → brands (zh may equal en)."""
+    """ "Sony/索尼/p, ..." → brands (zh may equal en)."""
     out = {}
     for item in spec.split(","):
         en, zh, tier = (s.strip() for s in item.split("/"))
@@ -427,7 +427,16 @@ def _f(brands: str, **kw: object) -> Family:
     return Family(brands=tuple(b.strip() for b in brands.split(",")), **kw)  # type: ignore[arg-type]
 
 
-_APPAREL_WORDS = ("Essential", "Classic", "Everyday", "Urban", "Relaxed", "Heritage", "Studio", "Active")
+_APPAREL_WORDS = (
+    "Essential",
+    "Classic",
+    "Everyday",
+    "Urban",
+    "Relaxed",
+    "Heritage",
+    "Studio",
+    "Active",
+)
 _HOME_WORDS = ("Nordic", "Classic", "Modern", "Cozy", "Simple", "Loft", "Oak", "Cloud")
 
 FAMILIES: dict[str, Family] = {
@@ -996,17 +1005,104 @@ SPEC_TEXT: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 # Sizes shoppers convert between. Clothing: letter ↔ Chinese 号型; shoes: EU ↔ US ↔ foot mm.
-CLOTHING_HAO = {"XS": "155/76A", "S": "160/80A", "M": "165/84A", "L": "170/88A", "XL": "175/92A", "XXL": "180/96A", "3XL": "185/100A"}
-SHOE_US = {34: "3", 35: "4", 36: "4.5", 37: "5", 38: "6", 39: "6.5", 40: "7", 41: "8", 42: "8.5", 43: "9.5", 44: "10", 45: "11", 46: "12"}
-SHOE_MM = {34: 215, 35: 220, 36: 225, 37: 230, 38: 235, 39: 240, 40: 245, 41: 255, 42: 260, 43: 265, 44: 270, 45: 275, 46: 280}
-KIDS_SHOE_MM = {24: 150, 25: 155, 26: 160, 27: 165, 28: 170, 29: 175, 30: 180, 31: 185, 32: 195, 33: 200, 34: 205, 35: 215}
-DIAPER_KG = {"NB": "0-5kg", "S": "4-8kg", "M": "6-11kg", "L": "9-14kg", "XL": "12-17kg", "XXL": "15kg+"}
+CLOTHING_HAO = {
+    "XS": "155/76A",
+    "S": "160/80A",
+    "M": "165/84A",
+    "L": "170/88A",
+    "XL": "175/92A",
+    "XXL": "180/96A",
+    "3XL": "185/100A",
+}
+SHOE_US = {
+    34: "3",
+    35: "4",
+    36: "4.5",
+    37: "5",
+    38: "6",
+    39: "6.5",
+    40: "7",
+    41: "8",
+    42: "8.5",
+    43: "9.5",
+    44: "10",
+    45: "11",
+    46: "12",
+}
+SHOE_MM = {
+    34: 215,
+    35: 220,
+    36: 225,
+    37: 230,
+    38: 235,
+    39: 240,
+    40: 245,
+    41: 255,
+    42: 260,
+    43: 265,
+    44: 270,
+    45: 275,
+    46: 280,
+}
+KIDS_SHOE_MM = {
+    24: 150,
+    25: 155,
+    26: 160,
+    27: 165,
+    28: 170,
+    29: 175,
+    30: 180,
+    31: 185,
+    32: 195,
+    33: 200,
+    34: 205,
+    35: 215,
+}
+DIAPER_KG = {
+    "NB": "0-5kg",
+    "S": "4-8kg",
+    "M": "6-11kg",
+    "L": "9-14kg",
+    "XL": "12-17kg",
+    "XXL": "15kg+",
+}
 BABY_CM = {"59": "0-3M", "66": "3-6M", "73": "6-12M", "80": "12-18M", "90": "18-24M"}
-BED = {"1.2m": "Twin 120x200cm", "1.5m": "Queen 150x200cm", "1.8m": "King 180x200cm", "2.0m": "Super King 200x220cm"}
+BED = {
+    "1.2m": "Twin 120x200cm",
+    "1.5m": "Queen 150x200cm",
+    "1.8m": "King 180x200cm",
+    "2.0m": "Super King 200x220cm",
+}
 RING_US = {"5": "9号", "6": "12号", "7": "14号", "8": "16号", "9": "19号"}  # fmt: skip
 
-BOOK_WORDS_ZH = ("山海", "长夜", "星河", "归途", "远方", "海风", "灯火", "晨光", "旧城", "雪落", "林间", "回声")
-BOOK_WORDS_EN = ("River", "Lantern", "Harbor", "Orchard", "Winter", "Compass", "Meadow", "Signal", "Atlas", "Tide", "Garden", "Summit")
+BOOK_WORDS_ZH = (
+    "山海",
+    "长夜",
+    "星河",
+    "归途",
+    "远方",
+    "海风",
+    "灯火",
+    "晨光",
+    "旧城",
+    "雪落",
+    "林间",
+    "回声",
+)
+BOOK_WORDS_EN = (
+    "River",
+    "Lantern",
+    "Harbor",
+    "Orchard",
+    "Winter",
+    "Compass",
+    "Meadow",
+    "Signal",
+    "Atlas",
+    "Tide",
+    "Garden",
+    "Summit",
+)
 AUTHORS = ("林远", "陈默", "周屿", "Emma Hart", "James Cole", "Lucy Grant", "Tom Reed", "Anna Wells")  # fmt: skip
 
 FEATURES: dict[str, tuple[tuple[str, str], ...]] = {

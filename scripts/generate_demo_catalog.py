@@ -115,9 +115,7 @@ def build_models(rng: random.Random) -> list[Model]:
                     platforms=sorted(PLATFORMS) if entry.marquee else None,
                 )
             )  # fmt: skip
-        brands = [
-            b for b in TYPE_BRANDS.get(kind.slug, family.brands) if b not in REAL_ONLY_BRANDS
-        ]
+        brands = [b for b in TYPE_BRANDS.get(kind.slug, family.brands) if b not in REAL_ONLY_BRANDS]
         taken = {(m.brand.en, m.name) for m in models if m.kind is kind}
         attempts = 0
         while brands and len(taken) < max(MODELS_PER_TYPE, len(real) + 4) and attempts < 200:
@@ -145,9 +143,7 @@ def _model(
     colors: list[str] | None = None,
     platforms: list[str] | None = None,
 ) -> Model:
-    chosen = {
-        attr: str(rng.choice(choices)) for attr, choices in SPECS.get(kind.slug, {}).items()
-    }
+    chosen = {attr: str(rng.choice(choices)) for attr, choices in SPECS.get(kind.slug, {}).items()}
     chosen.update(specs or {})
     materials = TYPE_MATERIALS.get(kind.slug, family.materials)
     material = chosen.pop("material", "") or (rng.choice(materials) if materials else "")
@@ -288,7 +284,9 @@ def _spec_tokens(model: Model, zh: bool) -> list[str]:
     for attr, value in specs.items():
         text = SPEC_TEXT[attr][0 if zh else 1]
         shown = _gb(value) if attr == "storage_gb" else value
-        tokens.append(text.replace("{v}GB", shown) if attr == "storage_gb" else text.format(v=shown))
+        tokens.append(
+            text.replace("{v}GB", shown) if attr == "storage_gb" else text.format(v=shown)
+        )
     return tokens[:3]
 
 
@@ -331,7 +329,9 @@ def _offer(rng: random.Random, model: Model, platform: Platform) -> dict[str, ob
     price, list_price = _offer_price(rng, model, platform)
     if list_price:
         attributes["list_price"] = [f"{list_price:.2f}"]
-    query = " ".join(p for p in (brand_text, name.strip("《》"), kind.name("zh" if zh else "en")) if p)
+    query = " ".join(
+        p for p in (brand_text, name.strip("《》"), kind.name("zh" if zh else "en")) if p
+    )
     return {
         "platform": platform.name,
         "item_id": platform.item_id(rng),
@@ -391,12 +391,22 @@ def _title(
 ) -> str:
     kind = model.kind
     tag = rng.choice(platform.tags) if platform.tags else ""
-    latin_brand = model.brand.en if model.brand.en != brand and model.brand is not GENERIC_BRAND else ""
+    latin_brand = (
+        model.brand.en if model.brand.en != brand and model.brand is not GENERIC_BRAND else ""
+    )
     if platform.name == "taobao":
         parts = [brand, latin_brand, name, kind.zh, specs, material, tag]
     elif platform.name == "jd":
         head = f"{brand}（{latin_brand}）" if latin_brand else brand
-        parts = ["【京东自营】" if rng.random() < 0.5 else "", head, name, kind.zh, specs, material, color]
+        parts = [
+            "【京东自营】" if rng.random() < 0.5 else "",
+            head,
+            name,
+            kind.zh,
+            specs,
+            material,
+            color,
+        ]
     elif platform.name == "pinduoduo":
         parts = [f"【{tag}】" if tag else "", brand, name, kind.zh, specs, color]
     elif platform.name == "amazon":
@@ -405,7 +415,14 @@ def _title(
     elif platform.name == "walmart":
         return _tidy(f"{brand} {name} {kind.en}" + (f", {specs}" if specs else "") + f", {color}")
     else:
-        parts = [tag, model.brand.en if model.brand is not GENERIC_BRAND else "", name, kind.en, kind.zh, specs]
+        parts = [
+            tag,
+            model.brand.en if model.brand is not GENERIC_BRAND else "",
+            name,
+            kind.en,
+            kind.zh,
+            specs,
+        ]
     return _tidy(" ".join(p for p in parts if p))
 
 
@@ -437,7 +454,9 @@ def _description(
         if model.sizes:
             parts.append(f"尺码：{' '.join(_size_label(s, True) for s in model.sizes)}。")
         if facts:
-            parts.append(f"配料：{facts[0]}。" + (f"含{facts[2]}。" if facts[2] else "不含常见过敏原。"))
+            parts.append(
+                f"配料：{facts[0]}。" + (f"含{facts[2]}。" if facts[2] else "不含常见过敏原。")
+            )
         return "".join(parts)
     parts = [f"{brand} {name} {kind.en}.".strip()]
     if model.author:

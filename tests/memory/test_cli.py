@@ -256,4 +256,8 @@ def test_recipients_list_forget_and_round_trip(
         ("self", "plastic"),
     ]
     code, _, err = _run(cli, "memory", "list", "--user", USER, "--recipient", "My Mum")
-    assert code == 2 and err.startswith("error: invalid preference recipient=") and err.count("\n") == 1
+    assert (
+        code == 2
+        and err.startswith("error: invalid preference recipient=")
+        and err.count("\n") == 1
+    )

@@ -141,6 +141,9 @@ def preference_context(
 
 
 def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
+    """One line per category of hard dislikes, one line each for relevant likes and soft
+    dislikes: `material: plastic 塑料 @electronics; leather 皮革`. Compact because every hard
+    dislike is always in it: 20 of them must not crowd the prompt."""
     hard_dislikes = [s.entry for s in scored if s.entry.is_hard_dislike]
     rest = _relevant(
         [s for s in scored if not s.entry.is_hard_dislike],
@@ -152,15 +155,16 @@ def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     lines = ["Shopper preferences / 用户偏好:"]
     if hard_dislikes:
         lines.append("Never recommend (hard) / 绝不推荐:")
-        lines.extend(f"- {_describe(e)}" for e in sorted(hard_dislikes, key=_stable_order))
-    likes = [e for e in rest if e.polarity is Polarity.LIKE]
-    dislikes = [e for e in rest if e.polarity is Polarity.DISLIKE]
+        by_category: dict[str, list[str]] = {}
+        for entry in sorted(hard_dislikes, key=_stable_order):
+            by_category.setdefault(entry.category.value, []).append(_describe(entry))
+        lines.extend(f"{category}: {'; '.join(items)}" for category, items in by_category.items())
+    likes = [_describe(e) for e in rest if e.polarity is Polarity.LIKE]
+    dislikes = [_describe(e) for e in rest if e.polarity is Polarity.DISLIKE]
     if likes:
-        lines.append("Likes / 喜欢:")
-        lines.extend(f"- {_describe(e)}" for e in likes)
+        lines.append("Likes / 喜欢: " + "; ".join(likes))
     if dislikes:
-        lines.append("Rather avoid / 尽量避免:")
-        lines.extend(f"- {_describe(e)}" for e in dislikes)
+        lines.append("Rather avoid / 尽量避免: " + "; ".join(dislikes))
     return "\n".join(lines)
 
 
@@ -218,11 +222,16 @@ def _relevant(
 
 
 def _describe(entry: PreferenceEntry) -> str:
-    """`plastic [plastic, 塑料] (material, electronics)`: the slug, its surface forms, scope."""
-    words = [w for w in entry.keywords if w.casefold() != entry.slug.replace("-", " ")]
-    forms = f" [{', '.join(words)}]" if words else ""
-    scope = entry.category.value + (f", {entry.domain}" if entry.domain else "")
-    return f"{entry.slug}{forms} ({scope})"
+    """`plastic 塑料 @electronics`: the slug, the surface forms it does not already spell
+    (other scripts, other words), the domain when scoped."""
+    slug_words = set(entry.slug.split("-"))
+    forms = [
+        w
+        for w in entry.keywords
+        if not (w.isascii() and set(w.casefold().replace("-", " ").split()) <= slug_words)
+    ]
+    scope = f" @{entry.domain}" if entry.domain else ""
+    return " ".join([entry.slug, *forms]) + scope
 
 
 def _profile_phrase(entry: PreferenceEntry) -> str:

@@ -247,7 +247,7 @@ class VectorRanking(ABC):
             return []
         query_vector = self._embed_query(query)
         scores = prepared.matrix @ query_vector
-        domain_scores = self._scope.query_domains(query_vector)
+        reading = self._scope.read(query, query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
         entries = prepared.entries
         # model_construct: the fields come from already-validated values, and validating
@@ -257,10 +257,8 @@ class VectorRanking(ABC):
             ScoredPreference.model_construct(
                 entry=entries[i],
                 score=float(scores[i]),
-                in_scope=scope.in_scope(domain, domain_scores) if domain else True,
-                possibly_in_scope=scope.possibly_in_scope(domain, domain_scores)
-                if domain
-                else True,
+                in_scope=scope.in_scope(domain, reading) if domain else True,
+                possibly_in_scope=scope.possibly_in_scope(domain, reading) if domain else True,
             )
             for i in order.tolist()
             for domain in (entries[i].domain,)

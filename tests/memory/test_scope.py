@@ -1,0 +1,49 @@
+"""The query-domain reading's rules, on the hashing embedder (the model's quality is measured
+in tests/eval/test_domain_classifier.py)."""
+
+from __future__ import annotations
+
+from cartwise.catalog import taxonomy
+from cartwise.memory.scope import DomainReading, DomainScope, anchor_names
+from cartwise.recall.embedders.hashing import HashingEmbedder
+
+
+def read(scope: DomainScope, embedder: HashingEmbedder, query: str) -> DomainReading:
+    return scope.read(query, embedder.embed_query(query))
+
+
+def test_the_domain_list_and_anchors_are_the_catalogs() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainScope(embedder)
+    assert scope.domains == [info.domain.value for info in taxonomy.domains()]
+    names, domains = anchor_names()
+    assert len(names) == len(domains) > len(taxonomy.product_types())
+    assert set(domains) <= set(scope.domains)
+
+
+def test_a_named_product_type_fixes_the_primary_domain_and_is_always_possible() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainScope(embedder)
+    reading = read(scope, embedder, "sports earbuds for running")
+    assert reading.primary == "electronics" and "electronics" in reading.named
+    assert scope.possibly_in_scope("electronics", reading)
+    assert scope.in_scope("electronics", reading)
+
+
+def test_an_unsure_reading_makes_every_domain_possible() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainScope(embedder)
+    reading = read(scope, embedder, "something nice")  # names nothing, close to nothing
+    assert reading.named == frozenset()
+    assert reading.possible == frozenset(scope.domains)
+    assert not scope.in_scope("garden", reading) or reading.primary == "garden"
+
+
+def test_an_unknown_stored_domain_is_left_to_the_caller() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainScope(embedder)
+    reading = read(scope, embedder, "headphones")
+    assert scope.canonical("electronics") == "electronics"
+    assert scope.canonical("zzqx-nothing") is None
+    assert scope.in_scope("zzqx-nothing", reading) is None
+    assert scope.possibly_in_scope("zzqx-nothing", reading) is None
