@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from cartwise.catalog.demo import DEMO_VECTORS_MODEL
-from cartwise.memory.scope import anchor_digest, anchor_names, shipped_vectors_path
-from cartwise.recall.embedders import create_embedder
+from cartwise.catalog.domain_classifier import anchor_digest, anchor_names, shipped_vectors_path
+from cartwise.embedding import create_embedder
 
 
 def main() -> None:

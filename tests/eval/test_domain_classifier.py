@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from cartwise.eval.domains import evaluate, load_split
-from cartwise.memory.scope import DomainScope
-from cartwise.recall.embedders import create_embedder
+from cartwise.catalog.domain_classifier import DomainClassifier
+from cartwise.embedding import create_embedder
 from tests.conftest import SHARED_DATA
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
@@ -18,7 +18,7 @@ TAOBAO = SHARED_DATA / "nlu" / "taobao_queries" / "queries.txt"
 def test_the_test_split_has_no_wrong_domain_miss_for_hard_dislikes() -> None:
     embedder = create_embedder("e5:small")
     rows, skipped = load_split("test", TAOBAO)
-    scores = evaluate(DomainScope(embedder), embedder, rows)
+    scores = evaluate(DomainClassifier(embedder), embedder, rows)
     written = scores["written"]
     assert written.rows == 80
     assert written.misses == []

@@ -19,7 +19,6 @@ from cartwise.api.limits import RateLimited
 from cartwise.errors import (
     CartwiseError,
     ConfigurationError,
-    EngineError,
     InvalidInput,
     NotFound,
     StoreUnavailable,
@@ -39,7 +38,7 @@ def status_for(error: CartwiseError) -> int:
         return 422
     if isinstance(error, NotFound):
         return 404
-    if isinstance(error, StoreUnavailable | EngineError | ConfigurationError):
+    if isinstance(error, StoreUnavailable | ConfigurationError):
         # The request was fine; something behind the server is not. 503 tells the client
         # to retry later instead of changing the request.
         return 503

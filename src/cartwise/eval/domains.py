@@ -1,4 +1,4 @@
-"""How well `cartwise.memory.scope` reads a query's domain, on hand-labelled queries.
+"""How well `cartwise.catalog.domain_classifier` reads a query's domain, on hand-labelled queries.
 
 Two splits in `eval/data/domains/`: `dev.tsv` (the classifier's constants were chosen on it)
 and `test.tsv` (written and labelled before any tuning, never tuned on). A row is a query
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from cartwise.memory.scope import DomainScope
-from cartwise.recall.embedders.base import Embedder
+from cartwise.catalog.domain_classifier import DomainClassifier
+from cartwise.embedding.base import Embedder
 
 SPLITS = ("dev", "test")
 
@@ -82,7 +82,7 @@ def load_split(split: str, taobao_queries: Path) -> tuple[list[LabelledQuery], i
 
 
 def evaluate(
-    scope: DomainScope, embedder: Embedder, rows: Sequence[LabelledQuery]
+    scope: DomainClassifier, embedder: Embedder, rows: Sequence[LabelledQuery]
 ) -> dict[str, DomainScores]:
     """Scores overall (`all`) and per source."""
     scores = {"all": DomainScores()}

@@ -239,8 +239,8 @@ class ScoredPreference(BaseModel):
     """Cosine similarity between the query and the entry's stored vector."""
     in_scope: bool | None = True
     """Global entries: True. Domain-scoped entries: whether the query is about the entry's
-    domain (`cartwise.memory.scope`); None when that domain could not be placed, and then
-    `score` against a threshold decides."""
+    domain (`cartwise.catalog.domain_classifier`); None when that domain could not be
+    placed, and then `score` against a threshold decides."""
     possibly_in_scope: bool | None = True
     """Like `in_scope`, but true whenever the query MAY be about the entry's domain (the
     domain classifier cannot rule it out): what a hard dislike obeys, failing safe."""

@@ -1,4 +1,6 @@
-"""Which domains may a query be in? The one decision a domain-scoped preference obeys.
+"""Which domains may a query be in? The domain classifier, on the catalog floor so that memory
+(preference scope) and understanding may both ask it: the one decision a domain-scoped
+preference obeys.
 
 The domain list is the catalog's (`cartwise.catalog.taxonomy`: 21 domains, every product type
 with its Chinese and English names), never a list of its own. A query is read two ways:
@@ -37,8 +39,8 @@ from pathlib import Path
 import numpy as np
 
 from cartwise.catalog import taxonomy
+from cartwise.embedding.base import Embedder, Matrix, Vector, normalize_rows
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector, normalize_rows
 
 K_NEAREST = 50
 """Product-type names that vote on a query's domain."""
@@ -91,7 +93,7 @@ def anchor_digest(names: list[str]) -> str:
 
 def shipped_vectors_path(model: str) -> Path:
     file = ANCHOR_VECTORS.format(model=model.replace(":", "_"))
-    return Path(str(resources.files("cartwise.memory").joinpath(file)))
+    return Path(str(resources.files("cartwise.catalog").joinpath(file)))
 
 
 def _load_shipped(model: str, digest: str) -> Matrix | None:
@@ -104,7 +106,7 @@ def _load_shipped(model: str, digest: str) -> Matrix | None:
         return normalize_rows(data["q"].astype(np.float32) * data["scale"][:, None])
 
 
-class DomainScope:
+class DomainClassifier:
     """The query-domain classifier of one embedder; anchors are embedded (or loaded) once."""
 
     def __init__(self, embedder: Embedder) -> None:
@@ -148,6 +150,15 @@ class DomainScope:
         else:
             possible = frozenset(self._domains)
         return DomainReading(primary=primary, named=frozenset(named), possible=possible)
+
+    def classify(self, query: str) -> DomainReading:
+        """`read` for a query that is not embedded yet."""
+        return self.read(query, self._embedder.embed_query(query))
+
+    def may_be_in(self, query: str, domain: str) -> bool | None:
+        """Whether `query` may be about `domain` (failing safe); None for a domain the
+        catalog does not name."""
+        return self.possibly_in_scope(domain, self.classify(query))
 
     def canonical(self, domain: str) -> str | None:
         """The catalog domain a stored domain word means, or None when it is none of them."""

@@ -4,17 +4,17 @@ in tests/eval/test_domain_classifier.py)."""
 from __future__ import annotations
 
 from cartwise.catalog import taxonomy
-from cartwise.memory.scope import DomainReading, DomainScope, anchor_names
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.catalog.domain_classifier import DomainClassifier, DomainReading, anchor_names
+from cartwise.embedding.hashing import HashingEmbedder
 
 
-def read(scope: DomainScope, embedder: HashingEmbedder, query: str) -> DomainReading:
+def read(scope: DomainClassifier, embedder: HashingEmbedder, query: str) -> DomainReading:
     return scope.read(query, embedder.embed_query(query))
 
 
 def test_the_domain_list_and_anchors_are_the_catalogs() -> None:
     embedder = HashingEmbedder()
-    scope = DomainScope(embedder)
+    scope = DomainClassifier(embedder)
     assert scope.domains == [info.domain.value for info in taxonomy.domains()]
     names, domains = anchor_names()
     assert len(names) == len(domains) > len(taxonomy.product_types())
@@ -23,7 +23,7 @@ def test_the_domain_list_and_anchors_are_the_catalogs() -> None:
 
 def test_a_named_product_type_fixes_the_primary_domain_and_is_always_possible() -> None:
     embedder = HashingEmbedder()
-    scope = DomainScope(embedder)
+    scope = DomainClassifier(embedder)
     reading = read(scope, embedder, "sports earbuds for running")
     assert reading.primary == "electronics" and "electronics" in reading.named
     assert scope.possibly_in_scope("electronics", reading)
@@ -32,7 +32,7 @@ def test_a_named_product_type_fixes_the_primary_domain_and_is_always_possible() 
 
 def test_an_unsure_reading_makes_every_domain_possible() -> None:
     embedder = HashingEmbedder()
-    scope = DomainScope(embedder)
+    scope = DomainClassifier(embedder)
     reading = read(scope, embedder, "something nice")  # names nothing, close to nothing
     assert reading.named == frozenset()
     assert reading.possible == frozenset(scope.domains)
@@ -41,9 +41,16 @@ def test_an_unsure_reading_makes_every_domain_possible() -> None:
 
 def test_an_unknown_stored_domain_is_left_to_the_caller() -> None:
     embedder = HashingEmbedder()
-    scope = DomainScope(embedder)
+    scope = DomainClassifier(embedder)
     reading = read(scope, embedder, "headphones")
     assert scope.canonical("electronics") == "electronics"
     assert scope.canonical("zzqx-nothing") is None
     assert scope.in_scope("zzqx-nothing", reading) is None
     assert scope.possibly_in_scope("zzqx-nothing", reading) is None
+
+
+def test_classify_and_may_be_in_embed_the_query_themselves() -> None:
+    classifier = DomainClassifier(HashingEmbedder(256))
+    assert classifier.classify("headphones 耳机").primary == "electronics"
+    assert classifier.may_be_in("headphones 耳机", "electronics") is True
+    assert classifier.may_be_in("headphones 耳机", "zzqx-nothing") is None
