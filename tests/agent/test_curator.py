@@ -12,7 +12,7 @@ from cartwise.agent.state import TurnState
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CuratorOutput, PlannerOutput
+from cartwise.understanding.base import CuratorOutput, PlannerOutput, RecipientMemory
 
 WOOD_DISLIKE = PreferenceEntry(polarity="dislike", category="material", slug="wood")
 
@@ -34,7 +34,7 @@ def test_supersedes_ride_with_the_entry_of_the_same_fact() -> None:
     [(entry, supersede)] = writes.upserts
     assert entry == WOOD_DISLIKE
     assert supersede == ["like:material::wood"]  # never its own key
-    assert writes.supersede_only == ["like:color::red"]
+    assert writes.supersede_only == {"self": ["like:color::red"]}
 
 
 @pytest.mark.parametrize("key", ["nonsense", "like:colour::red", "like:color::Red Wine"])
@@ -107,8 +107,24 @@ def test_a_long_term_statement_of_the_same_fact_is_still_stored() -> None:
     assert [e.slug for e, _ in writes.upserts] == ["puma"]
 
 
-def test_a_retraction_is_applied_in_the_turns_recipients_namespace() -> None:
-    plan = PlannerOutput(recipient="mum", retracted=["dislike:color::purple"])
-    writes = plan_writes(CuratorOutput(supersede=["dislike:color::purple"]), state(plan), "")
-    assert writes.supersede_only == ["dislike:color::purple"]
-    assert writes.supersede_recipient == "mum"
+def test_each_recipients_writes_land_in_that_recipients_namespace() -> None:
+    plan = PlannerOutput(recipient="mum", stated=[_stated("xiaomi", "long_term", "mum")])
+    purple = PreferenceEntry(polarity="dislike", category="color", slug="purple")
+    output = CuratorOutput(
+        supersede=["dislike:brand::apple"],
+        recipients=[
+            RecipientMemory(
+                recipient="mum",
+                long_term=[purple],
+                supersede=["like:color::purple", "dislike:brand::puma"],
+            )
+        ],
+    )
+    writes = plan_writes(output, state(plan), "")
+    [(entry, supersede)] = writes.upserts
+    assert entry.recipient == "mum" and entry.slug == "purple"
+    assert supersede == ["like:color::purple"]
+    assert writes.supersede_only == {
+        "self": ["dislike:brand::apple"],
+        "mum": ["dislike:brand::puma"],
+    }

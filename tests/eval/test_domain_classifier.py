@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cartwise.eval.domains import evaluate, load_split
 from cartwise.catalog.domain_classifier import DomainClassifier
 from cartwise.embedding import create_embedder
+from cartwise.eval.domains import evaluate, load_split
 from tests.conftest import SHARED_DATA
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import InvalidPreference
 from cartwise.memory import create_preference_store
 from cartwise.memory.backends.sqlite import SqlitePreferenceStore
 from cartwise.memory.doctor import diagnose, repair
 from cartwise.memory.store import PreferenceStore
-from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.settings import Settings
 from tests.factories import make_preference
 

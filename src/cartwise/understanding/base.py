@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import (
+    SELF,
+    Category,
+    Polarity,
+    PreferenceEntry,
+    Strength,
+    check_recipient,
+)
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
@@ -37,11 +44,14 @@ class StatedPreference(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     """Surface forms in every language seen, for hard filtering."""
     scope: Scope = "long_term"
-    """long_term (a standing preference), session (only for this shopping session) or
-    request (this request only: "anything but Xiaomi"; never stored)."""
-    recipient: str = "self"
-    """Whose preference it is: self, or a canonical recipient slug (mum, dad, wife,
-    husband, girlfriend, son, friend-<name>)."""
+    """long_term (a standing preference: always/never/allergic, or a plain statement);
+    session (这次/这回/先/this time/today/for now: only this shopping session); request
+    (除了X都行/anything but X: excluded from this request's search only, never stored)."""
+    recipient: str = SELF
+    """Whose preference it is: "self" (the shopper) or a canonical recipient slug (mum, dad,
+    wife, husband, girlfriend, son, friend-<name> ...)."""
+
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class PlannerOutput(BaseModel):
@@ -50,8 +60,6 @@ class PlannerOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     language: Language = "zh"
-    recipient: str = "self"
-    """Whom this turn's purchase is for: self, or a canonical recipient slug (mum, dad...)."""
     intent: Intent = "search"
     """search for products, compare prices, state a preference only, answer a question the
     assistant asked, or chit-chat."""
@@ -77,6 +85,11 @@ class PlannerOutput(BaseModel):
     """Platforms the user explicitly named."""
     answered_questions: list[str] = Field(default_factory=list)
     """Open questions (verbatim) this message answers."""
+    recipient: str = SELF
+    """Whom this turn's purchase is for: "self" or a canonical recipient slug
+    ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
+
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorTurn(BaseModel):
@@ -91,6 +104,40 @@ class CuratorTurn(BaseModel):
     asked_questions: list[str] = Field(default_factory=list)
     """Questions the assistant asked in this turn's reply (become open questions)."""
     source_turn: str = ""
+    recipient_memory: dict[str, list[PreferenceEntry]] = Field(default_factory=dict)
+    """Current long-term memory of the recipients this turn talks about (recipient slug →
+    entries of that namespace), so a recipient's change of mind supersedes in place."""
+
+
+def flipped_keys(
+    upserts: Sequence[PreferenceEntry], memory: Sequence[PreferenceEntry]
+) -> list[str]:
+    """Stored keys an upsert flips: the opposite polarity of the same category and slug, in
+    the same domain or where either side is global (one namespace at a time)."""
+    keys = [
+        old.dedup_key
+        for entry in upserts
+        for old in memory
+        if old.polarity is entry.polarity.opposite
+        and old.category is entry.category
+        and old.slug == entry.slug
+        and (old.domain == entry.domain or not old.domain or not entry.domain)
+    ]
+    written = {entry.dedup_key for entry in upserts}
+    return [key for key in dict.fromkeys(keys) if key not in written]
+
+
+class RecipientMemory(BaseModel):
+    """Long-term upserts and supersedes inside one recipient's namespace (keys keep the
+    seed format; the namespace is the recipient)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    recipient: str
+    long_term: list[PreferenceEntry] = Field(default_factory=list)
+    supersede: list[str] = Field(default_factory=list)
+
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorOutput(BaseModel):
@@ -102,6 +149,8 @@ class CuratorOutput(BaseModel):
     long_term: list[PreferenceEntry] = Field(default_factory=list)
     supersede: list[str] = Field(default_factory=list)
     """Existing dedup_keys to retire (a flipped polarity, a retraction)."""
+    recipients: list[RecipientMemory] = Field(default_factory=list)
+    """What to write in recipients' namespaces (never in the shopper's own `long_term`)."""
     session_patch: SessionPatch = Field(default_factory=SessionPatch)
 
 

@@ -37,11 +37,8 @@ class MemoryWrites:
 
     upserts: list[tuple[PreferenceEntry, list[str]]] = field(default_factory=list)
     """Each entry with the existing keys it supersedes (written in one atomic step)."""
-    supersede_only: list[str] = field(default_factory=list)
-    """Keys retired without a replacement (a retraction), in `supersede_recipient`'s
-    namespace."""
-    supersede_recipient: str = SELF
-    """The turn's recipient: whose preferences a bare retraction takes back."""
+    supersede_only: dict[str, list[str]] = field(default_factory=dict)
+    """Recipient → keys of that namespace retired without a replacement (a retraction)."""
     session_patch: SessionPatch = field(default_factory=SessionPatch)
 
 
@@ -80,22 +77,41 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
         )
     except ValueError as exc:
         raise InvalidInput(f"curator output does not validate: {exc}") from exc
-    targets = {key: _check_key(key) for key in output.supersede}
     plan = state["plan"]
     short_lived, request_only = _short_lived(plan)
-
-    writes = MemoryWrites(supersede_recipient=plan.recipient)
-    claimed: set[str] = set()
-    for entry in output.long_term:
-        if (entry.recipient, entry.category.value, entry.slug) in short_lived:
-            logger.info("not storing a session/request-scoped preference long-term")
-            continue
-        same_fact = [k for k, f in targets.items() if f == (entry.category.value, entry.slug)]
-        claimed.update(same_fact)
-        # Superseding the key being written would delete the very entry this turn stores.
-        mine = [k for k in same_fact if k != entry.dedup_key]
-        writes.upserts.append((entry, mine))
-    writes.supersede_only = [k for k in targets if k not in claimed]
+    # The engine's top-level writes are the shopper's own namespace (an entry may still name
+    # its recipient); each RecipientMemory is one recipient's namespace, whatever its entries
+    # say.
+    namespaces = [
+        (SELF, list(output.long_term), output.supersede),
+        *(
+            (
+                memory.recipient,
+                [e.model_copy(update={"recipient": memory.recipient}) for e in memory.long_term],
+                memory.supersede,
+            )
+            for memory in output.recipients
+        ),
+    ]
+    writes = MemoryWrites()
+    for recipient, entries, supersede in namespaces:
+        targets = {key: _check_key(key) for key in supersede}
+        claimed: set[str] = set()
+        for entry in entries:
+            if (entry.recipient, entry.category.value, entry.slug) in short_lived:
+                logger.info("not storing a session/request-scoped preference long-term")
+                continue
+            same_fact = [k for k, f in targets.items() if f == (entry.category.value, entry.slug)]
+            # Superseding the key being written would delete the very entry this turn stores;
+            # keys of another namespace are not this entry's to retire.
+            if entry.recipient == recipient:
+                claimed.update(same_fact)
+                writes.upserts.append((entry, [k for k in same_fact if k != entry.dedup_key]))
+            else:
+                writes.upserts.append((entry, []))
+        unclaimed = [k for k in targets if k not in claimed]
+        if unclaimed:
+            writes.supersede_only.setdefault(recipient, []).extend(unclaimed)
 
     session = state["session"]
     patch = output.session_patch
@@ -137,10 +153,9 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
     for entry, supersede in writes.upserts:
         retired.extend(qualify_key(entry.recipient, k) for k in [*supersede, entry.opposite_key])
         added.append(deps.preferences.upsert(user, entry, supersede=supersede))
-    if writes.supersede_only:
-        whose = writes.supersede_recipient
-        deps.preferences.supersede(user, writes.supersede_only, recipient=whose)
-        retired.extend(qualify_key(whose, k) for k in writes.supersede_only)
+    for whose, keys in writes.supersede_only.items():
+        deps.preferences.supersede(user, keys, recipient=whose)
+        retired.extend(qualify_key(whose, k) for k in keys)
     session = deps.sessions.patch(user, thread, writes.session_patch)
     deps.sessions.append_messages(
         user,
@@ -162,11 +177,17 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
 
 def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
     question = state.get("question", "")
+    plan = state["plan"]
+    memory = state["memory"]  # every namespace of the user
+    recipients = {s.recipient for s in plan.stated} | {plan.recipient}
     turn = CuratorTurn(
         user_message=state["message"],
-        planner=state["plan"],
+        planner=plan,
         session=state["session"],
-        memory=state["memory"],
+        memory=[e for e in memory if e.recipient == SELF],
+        recipient_memory={
+            r: [e for e in memory if e.recipient == r] for r in sorted(recipients - {SELF})
+        },
         asked_questions=[question] if question else [],
         source_turn=state["source_turn"],
     )
