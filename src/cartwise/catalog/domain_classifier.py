@@ -137,8 +137,11 @@ class DomainClassifier:
     def read(self, query: str, query_vector: Vector) -> DomainReading:
         """The domains `query` (embedded as `query_vector`) may be in."""
         named = [kind.domain.value for kind in taxonomy.types_named_in(query)]
-        similarity = self._anchor_matrix() @ query_vector
-        nearest = np.argsort(-similarity, kind="stable")[:K_NEAREST]
+        # einsum, not `@`: above ~1,000 rows OpenBLAS splits a matrix-vector product across
+        # threads, which on a busy two-core machine took 10-18 ms instead of 0.3 ms.
+        similarity = np.einsum("ij,j->i", self._anchor_matrix(), query_vector)
+        top = np.argpartition(-similarity, K_NEAREST)[:K_NEAREST]
+        nearest = top[np.argsort(-similarity[top], kind="stable")]
         weights = np.exp((similarity[nearest] - similarity[nearest[0]]) / TEMPERATURE)
         shares = np.zeros(len(self._domains))
         np.add.at(shares, self._anchor_domain[nearest], weights)

@@ -23,7 +23,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
@@ -77,11 +77,52 @@ def _scored(
     return store.rank_relevant(user, query, k=_EVERY_ENTRY, recipient=recipient)
 
 
+@dataclass
+class _Sorted:
+    """One pass over a namespace's scored entries (best first), sorted into what each view
+    needs: a read at 1,000 entries walks them once, not once per view."""
+
+    hard_dislikes: list[PreferenceEntry] = field(default_factory=list)
+    """Every hard dislike, relevant or not (the block always names them all)."""
+    excluding: list[PreferenceEntry] = field(default_factory=list)
+    """Hard dislikes the query may concern (they filter)."""
+    demoting: list[PreferenceEntry] = field(default_factory=list)
+    """Soft dislikes the query is about (they rank lower)."""
+    likes: list[PreferenceEntry] = field(default_factory=list)
+    """Likes that apply, most relevant first, at most top-k."""
+    rest: list[PreferenceEntry] = field(default_factory=list)
+    """Relevant likes and soft dislikes for the block, at most top-k."""
+
+
+def _sort(scored: Sequence[ScoredPreference], settings: Settings) -> _Sorted:
+    threshold, k = settings.preference_relevance_threshold, settings.preference_top_k
+    out = _Sorted()
+    for item in scored:
+        entry = item.entry
+        if entry.polarity is Polarity.DISLIKE and entry.strength is Strength.HARD:
+            out.hard_dislikes.append(entry)
+            # Fail safe: any domain the query may be in.
+            if item.may_apply(threshold):
+                out.excluding.append(entry)
+            continue
+        applies = item.applies(threshold)
+        if entry.polarity is Polarity.DISLIKE:
+            if applies:
+                out.demoting.append(entry)
+        elif applies and len(out.likes) < k:
+            out.likes.append(entry)
+        # A scoped entry must be about this query's domain; a global one close to the query.
+        relevant = applies if entry.domain else item.score >= threshold
+        if relevant and len(out.rest) < k:
+            out.rest.append(entry)
+    return out
+
+
 def build_preference_block(
     store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> str:
     """Compact text of the recipient's preferences for this query ('' when there are none)."""
-    return _block(_scored(store, user, query, recipient), settings)
+    return _block(_sort(_scored(store, user, query, recipient), settings))
 
 
 def build_user_profile(
@@ -89,7 +130,7 @@ def build_user_profile(
 ) -> str:
     """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
     query, most relevant first, at most `preference_top_k`. '' when there are none."""
-    return _profile_text(_profile_likes(_scored(store, user, query, recipient), settings))
+    return _profile_text(_sort(_scored(store, user, query, recipient), settings).likes)
 
 
 def dislike_exclude_terms(
@@ -102,12 +143,13 @@ def dislike_exclude_terms(
 
     A dislike without keywords falls back to its slug's words (the whole phrase), with a
     warning and a count in `keyword_fallbacks`."""
-    return _dislike_terms(_scored(store, user, query, recipient), settings, Strength.HARD)
+    sorted_ = _sort(_scored(store, user, query, recipient), settings)
+    return _terms(sorted_.excluding, settings)
 
 
 @dataclass(frozen=True)
 class PreferenceContext:
-    """All three views of one turn's preferences."""
+    """All views of one turn's preferences."""
 
     block: str
     """`build_preference_block`'s text."""
@@ -128,39 +170,32 @@ def preference_context(
 ) -> PreferenceContext:
     """Every view from ONE read of the recipient's namespace (one scan, one query
     embedding) instead of three; same rules as the three functions."""
-    scored = _scored(store, user, query, recipient)
-    likes = _profile_likes(scored, settings)
+    sorted_ = _sort(_scored(store, user, query, recipient), settings)
     return PreferenceContext(
-        block=_block(scored, settings),
-        profile=_profile_text(likes),
-        exclude_terms=_dislike_terms(scored, settings, Strength.HARD),
-        likes=likes,
-        demote_terms=_dislike_terms(scored, settings, Strength.SOFT),
-        dislikes=[s.entry for s in scored if _dislike_applies(s, settings)],
+        block=_block(sorted_),
+        profile=_profile_text(sorted_.likes),
+        exclude_terms=_terms(sorted_.excluding, settings),
+        likes=sorted_.likes,
+        demote_terms=_terms(sorted_.demoting, settings),
+        dislikes=[*sorted_.excluding, *sorted_.demoting],
     )
 
 
-def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
+def _block(sorted_: _Sorted) -> str:
     """One line per category of hard dislikes, one line each for relevant likes and soft
     dislikes: `material: plastic 塑料 @electronics; leather 皮革`. Compact because every hard
     dislike is always in it: 20 of them must not crowd the prompt."""
-    hard_dislikes = [s.entry for s in scored if s.entry.is_hard_dislike]
-    rest = _relevant(
-        [s for s in scored if not s.entry.is_hard_dislike],
-        threshold=settings.preference_relevance_threshold,
-        k=settings.preference_top_k,
-    )
-    if not hard_dislikes and not rest:
+    if not sorted_.hard_dislikes and not sorted_.rest:
         return ""
     lines = ["Shopper preferences / 用户偏好:"]
-    if hard_dislikes:
+    if sorted_.hard_dislikes:
         lines.append("Never recommend (hard) / 绝不推荐:")
         by_category: dict[str, list[str]] = {}
-        for entry in sorted(hard_dislikes, key=_stable_order):
+        for entry in sorted(sorted_.hard_dislikes, key=_stable_order):
             by_category.setdefault(entry.category.value, []).append(_describe(entry))
         lines.extend(f"{category}: {'; '.join(items)}" for category, items in by_category.items())
-    likes = [_describe(e) for e in rest if e.polarity is Polarity.LIKE]
-    dislikes = [_describe(e) for e in rest if e.polarity is Polarity.DISLIKE]
+    likes = [_describe(e) for e in sorted_.rest if e.polarity is Polarity.LIKE]
+    dislikes = [_describe(e) for e in sorted_.rest if e.polarity is Polarity.DISLIKE]
     if likes:
         lines.append("Likes / 喜欢: " + "; ".join(likes))
     if dislikes:
@@ -168,36 +203,13 @@ def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
     return "\n".join(lines)
 
 
-def _profile_likes(scored: Sequence[ScoredPreference], settings: Settings) -> list[PreferenceEntry]:
-    return [
-        s.entry
-        for s in scored
-        if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
-    ][: settings.preference_top_k]
-
-
 def _profile_text(likes: Sequence[PreferenceEntry]) -> str:
     return "; ".join(_profile_phrase(e) for e in likes)
 
 
-def _dislike_applies(item: ScoredPreference, settings: Settings) -> bool:
-    """A dislike applies to every query it may concern when hard (fail safe), to the ones
-    it is about when soft."""
-    if item.entry.polarity is not Polarity.DISLIKE:
-        return False
-    if item.entry.strength is Strength.HARD:
-        return item.may_apply(settings.preference_relevance_threshold)
-    return item.applies(settings.preference_relevance_threshold)
-
-
-def _dislike_terms(
-    scored: Sequence[ScoredPreference], settings: Settings, strength: Strength
-) -> list[str]:
+def _terms(entries: Sequence[PreferenceEntry], settings: Settings) -> list[str]:
     terms: list[str] = []
-    for item in scored:
-        entry = item.entry
-        if entry.strength is not strength or not _dislike_applies(item, settings):
-            continue
+    for entry in entries:
         if entry.keywords:
             terms.extend(entry.keywords)
         else:
@@ -208,17 +220,6 @@ def _dislike_terms(
             )
             terms.append(entry.slug.replace("-", " "))
     return list(dict.fromkeys(terms))
-
-
-def _relevant(
-    scored: Sequence[ScoredPreference], *, threshold: float, k: int
-) -> list[PreferenceEntry]:
-    # A scoped entry must be about this query's domain; a global one close to the query.
-    return [
-        s.entry
-        for s in scored
-        if (s.applies(threshold) if s.entry.domain else s.score >= threshold)
-    ][:k]
 
 
 def _describe(entry: PreferenceEntry) -> str:
