@@ -95,6 +95,20 @@ def synthetic_entries(count: int) -> list[PreferenceEntry]:
     return entries
 
 
+def named_hard_dislikes(block: str) -> set[str]:
+    """Slugs on the block's hard-dislike lines (`category: slug forms; slug forms`)."""
+    lines = block.splitlines()
+    if "Never recommend (hard) / 绝不推荐:" not in lines:
+        return set()
+    named = set()
+    for line in lines[lines.index("Never recommend (hard) / 绝不推荐:") + 1 :]:
+        if line.startswith(("Likes / ", "Rather avoid / ")):
+            break
+        _, _, items = line.partition(": ")
+        named |= {item.split(" ")[0] for item in items.split("; ")}
+    return named
+
+
 def p50_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
@@ -189,11 +203,8 @@ def measure_backend(
             writes = fill(store, synthetic_entries(size), f"{label}: upsert {size} entries")
             blocks = [build_preference_block(store, USER, q, settings=settings) for q in QUERIES]
             tokens = [count_tokens(b) for b in blocks]
-            hard = [e for e in store.list(USER) if e.is_hard_dislike]
-            complete = all(
-                all(f"{e.slug} " in b or f"{e.slug};" in b or b.endswith(e.slug) for e in hard)
-                for b in blocks
-            )
+            hard = {e.slug for e in store.list(USER) if e.is_hard_dislike}
+            complete = all(hard <= named_hard_dislikes(b) for b in blocks)
             sizes[size] = {
                 "every_hard_dislike": complete,
                 "tokens_median": statistics.median(tokens),
