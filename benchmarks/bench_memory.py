@@ -28,8 +28,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cartwise.embedding import create_embedder
-from cartwise.embedding.memo import QueryMemo
 from cartwise.embedding.base import Embedder
+from cartwise.embedding.memo import QueryMemo
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import (
     build_preference_block,

@@ -715,6 +715,8 @@ TYPE_MATERIALS: dict[str, tuple[str, ...]] = {
     "socks": ("cotton", "wool", "nylon"), "sweater": ("wool", "cashmere", "cotton"), "leggings": ("nylon", "polyester"),
     "sports_bra": ("nylon", "polyester"), "swimsuit": ("nylon", "polyester"), "down_jacket": ("down",),
     "wool_coat": ("wool", "cashmere"), "smartphone": ("glass", "aluminum"),
+    # Seven like the outerwear family's, so the seeded choices elsewhere stay as they were.
+    "jacket": ("polyester", "wool", "polyester", "nylon", "cotton", "leather", "polyester"),
 }  # fmt: skip
 
 # Food facts: type → (zh ingredients, en ingredients, zh allergens, en allergens, weight choices).

@@ -36,11 +36,11 @@ from urllib.parse import quote
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from demo_catalog_data import (
+    AUTHORS,
     BABY_CM,
     BED,
     BOOK_WORDS_EN,
     BOOK_WORDS_ZH,
-    AUTHORS,
     BRANDS,
     CLOTHING_HAO,
     COLORS,
@@ -271,9 +271,18 @@ def _offer_price(rng: random.Random, model: Model, platform: Platform) -> tuple[
     on_sale = rng.random() < SALE_SHARE
     paid = max(low, usual * rng.uniform(0.8, 0.92)) if on_sale else usual
     to_local = 1 / platform.fx_to_cny
-    price = _retail_price(paid * to_local, platform.currency)
-    listed = _retail_price(usual * to_local, platform.currency) if on_sale else 0.0
-    return price, listed if listed > price else 0.0
+    return _shop_price(paid, ref, to_local, platform.currency), (
+        _shop_price(usual, ref, to_local, platform.currency) if on_sale else 0.0
+    )
+
+
+def _shop_price(amount_cny: float, ref: float, to_local: float, currency: str) -> float:
+    """The retail-rounded price, unless rounding would leave the ±PRICE_SPREAD band (cheap
+    items: ¥27 → ¥29 is +7 %); then the exact price to the cent."""
+    price = _retail_price(amount_cny * to_local, currency)
+    if abs(price / to_local / ref - 1) > PRICE_SPREAD:
+        return round(amount_cny * to_local, 2)
+    return price
 
 
 def _spec_tokens(model: Model, zh: bool) -> list[str]:
@@ -327,7 +336,7 @@ def _offer(rng: random.Random, model: Model, platform: Platform) -> dict[str, ob
     if model.author:
         attributes["author"] = [model.author]
     price, list_price = _offer_price(rng, model, platform)
-    if list_price:
+    if list_price > price:
         attributes["list_price"] = [f"{list_price:.2f}"]
     query = " ".join(
         p for p in (brand_text, name.strip("《》"), kind.name("zh" if zh else "en")) if p

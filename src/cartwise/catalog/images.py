@@ -149,9 +149,9 @@ def product_svg(type_slug: str, color: str) -> str:
     Raises `NotFound` for an unknown type or colour (the route answers 404)."""
     kind = product_type(type_slug)
     if kind is None:
-        raise NotFound(f"unknown product type {type_slug!r}")
+        raise NotFound("product type", type_slug)
     if color not in COLOR_HEX:
-        raise NotFound(f"unknown colour {color!r}")
+        raise NotFound("colour", color)
     fill = COLOR_HEX[color]
     dark = color in {"black", "navy", "brown", "purple", "blue", "green", "red", "gray"}
     outline = "#555" if color == "black" else "#2b2b2b"

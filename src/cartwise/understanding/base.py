@@ -13,7 +13,12 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
+from cartwise.memory.session_state import (
+    SessionConstraint,
+    SessionPatch,
+    SessionPrefState,
+    SortOrder,
+)
 from cartwise.memory.store import (
     SELF,
     Category,
@@ -54,6 +59,39 @@ class StatedPreference(BaseModel):
     _recipient = field_validator("recipient")(check_recipient)
 
 
+FollowupKind = Literal["refine", "more", "similar", "sort", "compare", "details", "cheapest"]
+"""refine: a new constraint on the same product type (cheaper, another colour or brand, a
+size or budget alone); more: the next page; similar: neighbours of a shown item; sort: the
+same results reordered; compare: shown items side by side; details: a shown item's link and
+listing facts, or a question about it; cheapest: where the product is cheapest."""
+SizeStep = Literal["", "up", "down"]
+
+
+class Followup(BaseModel):
+    """How a message builds on the results already shown or the search already running."""
+
+    # Field docstrings are the LLM engine's schema descriptions too.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    kind: FollowupKind
+    refs: list[int] = Field(default_factory=list)
+    """Shown items referred to, 1-based in the order shown; -1 is the last one, 0 is "that
+    one / it" (the item last talked about, else the first)."""
+    sort: SortOrder | None = None
+    """A sort the message asks for (price_asc also for "the cheapest X"); None = unchanged."""
+    page_delta: int = 0
+    """1 for "more / next page / 换一批"."""
+    price: Literal["", "lower", "higher"] = ""
+    """"lower" for cheaper / 更实惠, "higher" for a pricier one."""
+    other: list[Literal["brand", "color", "model"]] = Field(default_factory=list)
+    """What to change away from the referenced item(s): another brand / colour / model."""
+    size_step: SizeStep = ""
+    """大一码 / a size up → "up", 小一码 / a size down → "down"."""
+    asked: str = ""
+    """For details: the listing fact asked about ("waterproof", "防水"); empty for a plain
+    link / details request."""
+
+
 class PlannerOutput(BaseModel):
     """What the planner makes of one user message."""
 
@@ -68,6 +106,11 @@ class PlannerOutput(BaseModel):
     sports, baby, tools) or empty."""
     query: str = ""
     """Text to search with: the product and its positive qualities, negated terms removed."""
+    product_type: str = ""
+    """The product noun the message names (耳机, running shoes, 跑鞋); empty when it names
+    none (a refinement such as "cheaper" or "the 2nd")."""
+    followup: Followup | None = None
+    """Set when the message builds on what was shown or searched before."""
     current_intent: str = ""
     """A full sentence describing what the shopper is trying to do in this session."""
     slots: dict[str, str] = Field(default_factory=dict)

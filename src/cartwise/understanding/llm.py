@@ -409,6 +409,15 @@ def _session_view(session: SessionPrefState) -> dict[str, Any]:
         "slots": session.slots,
         "constraints": [c.model_dump(mode="json", exclude={"key"}) for c in session.constraints],
         "open_questions": session.open_questions,
+        "active_search": (
+            session.active_search.model_dump(include={"product_type", "phrase", "sort", "page"})
+            if session.active_search is not None
+            else None
+        ),
+        "shortlist": [
+            {"n": n, "title": item.title, "price_base": item.price_base}
+            for n, item in enumerate(session.shortlist, start=1)
+        ],
     }
 
 

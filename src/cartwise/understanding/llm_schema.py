@@ -29,6 +29,7 @@ from cartwise.memory.store import (
 from cartwise.understanding.base import (
     CuratorOutput,
     CuratorTurn,
+    Followup,
     Intent,
     Language,
     PlannerOutput,
@@ -161,6 +162,10 @@ class PlannerAnswer(_Strict):
     """Product domain when known, lowercase ASCII; empty when unsure."""
     query: str
     """The product and its positive qualities; negated terms removed."""
+    product_type: str = ""
+    """The product noun the message names (耳机, running shoes); empty when it names none."""
+    followup: Followup | None = None
+    """Set when the message builds on the shown results or the running search."""
     current_intent: str = ""
     slots: dict[str, str] = Field(default_factory=dict)
     """snake_case English names (size, budget_max, budget_min, budget_currency...), string values."""
@@ -185,6 +190,8 @@ class PlannerAnswer(_Strict):
             intent=self.intent,
             domain=self.domain,
             query=self.query.strip(),
+            product_type=self.product_type.strip(),
+            followup=self.followup,
             current_intent=self.current_intent.strip(),
             slots=self.slots,
             constraints=[c.to_constraint() for c in self.constraints],

@@ -31,6 +31,7 @@ from cartwise.understanding.base import (
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
+from cartwise.understanding.rules.followups import parse_followup
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -86,6 +87,14 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
+def _product_type(matches: list[Match]) -> str:
+    """The product noun the message names: its first specific domain noun ("耳机", "running
+    shoes"); a recipient noun ("宝宝") only when there is nothing else."""
+    nouns = [m.surface.lower() for m in matches if m.first("domain")]
+    specific = [noun for noun in nouns if noun not in RECIPIENT_NOUNS]
+    return (specific or nouns or [""])[0]
+
+
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
     return "zh" if has_han(text) else "en"
@@ -124,8 +133,11 @@ class RulesPlanner:
         budget = parse_budget(text)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
         removed.extend(budget.spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
         size, size_spans = parse_size(text, matches, domain=domain)
-        if size:
+        # "one size up" is a step from the current size, not a size called "one size".
+        if size and not (followup.followup and followup.followup.size_step):
             slots["size"] = size
             removed.extend(size_spans)
 
@@ -174,6 +186,8 @@ class RulesPlanner:
             intent=intent,
             domain=domain,
             query=query,
+            product_type=_product_type(matches),
+            followup=followup.followup,
             current_intent=current_intent,
             slots=slots,
             constraints=[
