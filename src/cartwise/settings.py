@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     milvus_uri: str = ""
     """Milvus server URI or Milvus Lite file; empty means `<home>/milvus.db`."""
 
+    ann_min_products: int = Field(default=250_000, ge=0)
+    """With the faiss backend: from this many stored products on, the index is opened as
+    approximate IVF-Flat (exact filters) instead of exact flat search; see docs/recall.md."""
+
     fx_to_base: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_FX_TO_CNY))
     """Units of the base currency (CNY) per unit of each listed currency, as of FX_RATES_DATE."""
 
@@ -130,6 +134,16 @@ class Settings(BaseSettings):
 
     agent_max_picks: int = Field(default=8, ge=1, le=50)
     """Most products one reply shows (picked round-robin across platforms)."""
+
+    catalog_relevance_floor: float = Field(default=0.87, ge=-1.0, le=1.0)
+    """Below this query similarity of the best hit (and with no catalog product type named),
+    the catalog does not carry what was asked for. For the default e5:small model, chosen on
+    the dev split of the labelled requests (docs/reports/dialogue.md); another model needs
+    its own value."""
+
+    catalog_closest_floor: float = Field(default=0.84, ge=-1.0, le=1.0)
+    """When something is not carried, the best hit's product type is suggested as the closest
+    thing only at or above this similarity; below it the reply asks what else would do."""
 
     max_request_bytes: int = Field(default=65536, ge=1024)
     """Largest accepted HTTP request body."""

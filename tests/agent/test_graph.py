@@ -257,8 +257,8 @@ async def test_the_reply_names_what_was_excluded_once_in_the_users_language(
     deps = make_deps(engine)
     await run_agent(deps, user="ann", thread="t1", message="不要塑料的耳机")
     await run_agent(deps, user="ann", thread="t2", message="headphones")
-    assert engine.replied[0].applied == ["排除：塑料"]
-    assert engine.replied[1].applied == ["excluding: plastic"]
+    assert engine.replied[0].excluded_terms == ["塑料"]
+    assert engine.replied[1].excluded_terms == ["plastic"]
     assert engine.replied[1].filtered_out == {"contain something you excluded": len(PLATFORMS)}
 
 

@@ -158,6 +158,14 @@ def demotion_reason(disliked: Sequence[str], language: Language) -> str:
     )
 
 
+EXCLUSION_WHY: dict[Language, str] = {
+    "zh": "不含你排除的材质/元素",
+    "en": "none of your excluded terms",
+}
+"""Said of an item the exclusion filter passed. The reply drops it where the listing cannot
+support it (no ingredients listed for an allergen)."""
+
+
 def _why(
     candidate: Candidate,
     criteria: PickCriteria,
@@ -173,12 +181,13 @@ def _why(
     if liked:
         why.append(("符合你的偏好：" if zh else "matches what you like: ") + "、".join(liked))
     if criteria.budget.max_base is not None:
-        limit = f"{_amount(criteria.budget.max_base)} {criteria.budget.base_currency}"
-        why.append(f"在预算内（≤{limit}）" if zh else f"within budget (≤ {limit})")
+        # The amount is said once, in the shopper's currency, by the reply (not per item in
+        # the base currency).
+        why.append("在预算内" if zh else "within budget")
     if criteria.size and product.sizes:
         why.append(f"有 {criteria.size} 码" if zh else f"size {criteria.size} available")
     if criteria.exclude:
-        why.append("不含你排除的材质/元素" if zh else "none of your excluded terms")
+        why.append(EXCLUSION_WHY[language])
     if product.rating is not None and product.rating >= 4.5:
         why.append(f"评分 {product.rating:.1f}" if zh else f"rated {product.rating:.1f}")
     if candidate.score_user > 0 and not liked:

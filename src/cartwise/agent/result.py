@@ -20,7 +20,7 @@ from cartwise.memory.session_state import (
     SortOrder,
 )
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import Language
+from cartwise.understanding.base import CatalogGap, Language
 
 
 class ProductOut(BaseModel):
@@ -138,6 +138,9 @@ class TurnResult(BaseModel):
     """Whom the turn shopped for: whose long-term preferences applied."""
     questions: list[str] = Field(default_factory=list)
     """Clarifying questions asked this turn (at most one)."""
+    catalog_gap: CatalogGap | None = None
+    """Set when the catalog carries nothing of the requested product type (no products are
+    shown then); None when it does, or when nothing was asked for."""
     dialogue: DialogueOut = Field(default_factory=DialogueOut)
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)

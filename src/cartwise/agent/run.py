@@ -80,6 +80,7 @@ async def run_agent(
         demoted=state.get("demoted", []),
         recipient=state["plan"].recipient,
         questions=[state["question"]] if state.get("question") else [],
+        catalog_gap=state.get("catalog_gap"),
         dialogue=DialogueOut.of(state.get("resolution"), state.get("answer"), update.session),
         memory=MemoryOut(long_term=update.long_term, session=update.session),
         timings={**state.get("timings", {}), "total": elapsed_ms(started)},

@@ -20,7 +20,7 @@ from cartwise.catalog.product import Product
 from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.base import CatalogGap, PlannerOutput
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -127,6 +127,11 @@ class TurnState(TypedDict, total=False):
     applied: list[str]
     price_compare: list[PriceComparison]
     question: str
+    vague_request: bool
+    """The message asks for something without naming any kind of product."""
+    catalog_gap: CatalogGap | None
+    answered_questions: list[str]
+    """Open questions (verbatim) this turn answers beyond slot questions ("what kind?")."""
     resolution: Resolution
     """What this turn does with the conversation (active search, references)."""
     answer: DirectAnswer

@@ -204,6 +204,30 @@ class ReplyItem(BaseModel):
     currency: str
     price_base: float
     why: list[str] = Field(default_factory=list)
+    shown_price: float = 0.0
+    """The price in the shopper's currency (`ReplyFacts.currency`): the listed price when the
+    listing is in that currency, else converted with the FX table."""
+    caveats: list[str] = Field(default_factory=list)
+    """What the listing cannot confirm ("does not list ingredients"), in the shopper's language."""
+
+
+SmallTalk = Literal["", "greeting", "thanks", "done", "bye", "ack"]
+GapKind = Literal[
+    "", "service", "ticket", "finance", "vehicle", "property", "medicine", "animal", "weapon"
+]
+
+
+class CatalogGap(BaseModel):
+    """The catalog carries nothing of the requested kind (then no products are shown)."""
+
+    requested: str
+    """What the shopper asked for, as understood (the search phrase)."""
+    kind: GapKind = ""
+    """Which kind of thing no shop here sells, when it is one ("" for a product type the
+    catalog lacks)."""
+    closest: str = ""
+    """The closest product type that is carried, in the shopper's language; "" when nothing
+    carried is close (the reply asks what else would do)."""
 
 
 class ReplyFacts(BaseModel):
@@ -219,6 +243,15 @@ class ReplyFacts(BaseModel):
     question: str = ""
     """A clarifying question to ask, if any."""
     personalization: bool = False
+    currency: str = "CNY"
+    """The shopper's currency: the one their budget was given in, else their language's."""
+    excluded_brands: list[str] = Field(default_factory=list)
+    """Brands the shopper refused that applied to this search, as brand names."""
+    excluded_terms: list[str] = Field(default_factory=list)
+    """Other refused things (materials, ingredients...) that applied, as the shopper says them."""
+    catalog_gap: CatalogGap | None = None
+    small_talk: SmallTalk = ""
+    """Set on a turn that is only small talk: the reply is short and nothing else is said."""
 
 
 @runtime_checkable

@@ -126,7 +126,11 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
         if name not in slots and name not in slots_patch:
             slots_patch[name] = ""
     filled = {**session.slots, **{k: v for k, v in slots_patch.items() if v}}
-    resolved = [*patch.resolved_questions, *answered_by_slots(session.open_questions, filled)]
+    resolved = [
+        *patch.resolved_questions,
+        *answered_by_slots(session.open_questions, filled),
+        *state.get("answered_questions", []),
+    ]
     asked = [*patch.new_open_questions, *([question] if question else [])]
     try:
         writes.session_patch = SessionPatch.model_validate(

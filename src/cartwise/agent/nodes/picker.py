@@ -23,6 +23,7 @@ from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.settings import Settings
 from cartwise.text import has_han
 from cartwise.understanding.base import Language
+from cartwise.understanding.money import money
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
@@ -39,9 +40,8 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     """Human-readable list of what shaped the results (for the reply and the page)."""
     zh = language == "zh"
     facts: list[str] = []
-    if state.get("excluded"):
-        names = [label(slug, words, language) for slug, words in state["excluded"].items()]
-        facts.append(("排除：" if zh else "excluding: ") + "、".join(dict.fromkeys(names)))
+    # Exclusions are named by the reply itself (brands as brands); budgets in the currency
+    # the shopper gave them in.
     if state.get("demoted_prefs"):
         names = [label(slug, words, language) for slug, words in state["demoted_prefs"].items()]
         joined = "、".join(dict.fromkeys(names))
@@ -49,19 +49,14 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     if state.get("likes"):
         likes = "、".join(state["likes"])
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
-    budget = criteria.budget
-    if budget.max_base is not None:
-        facts.append(
-            f"预算 ≤ {budget.max_base:g} {budget.base_currency}"
-            if zh
-            else f"budget ≤ {budget.max_base:g} {budget.base_currency}"
-        )
-    if budget.min_base is not None:
-        facts.append(
-            f"预算 ≥ {budget.min_base:g} {budget.base_currency}"
-            if zh
-            else f"budget ≥ {budget.min_base:g} {budget.base_currency}"
-        )
+    slots = state.get("slots", {})
+    currency = slots.get("budget_currency") or criteria.budget.base_currency
+    if criteria.budget.max_base is not None and slots.get("budget_max"):
+        amount = money(float(slots["budget_max"]), currency)
+        facts.append(f"预算 ≤ {amount}" if zh else f"budget ≤ {amount}")
+    if criteria.budget.min_base is not None and slots.get("budget_min"):
+        amount = money(float(slots["budget_min"]), currency)
+        facts.append(f"预算 ≥ {amount}" if zh else f"budget ≥ {amount}")
     if criteria.size:
         facts.append(f"尺码 {criteria.size}" if zh else f"size {criteria.size}")
     if state["plan"].brands:
