@@ -132,9 +132,9 @@ async def test_profile_is_computed_once_and_seen_by_every_parallel_search(
     store = deps.preferences
     original = store.rank_relevant
 
-    def counting(user: str, query: str, k: int) -> Any:
+    def counting(user: str, query: str, k: int, *, recipient: str = "self") -> Any:
         ranked[query] += 1
-        return original(user, query, k)
+        return original(user, query, k, recipient=recipient)
 
     store.rank_relevant = counting  # type: ignore[method-assign]
     deps = type(deps)(**{**deps.__dict__, "recall": spy})

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution, ResolvedKind
 from cartwise.agent.price_compare import Offer, PriceComparison
-from cartwise.agent.state import Pick
+from cartwise.agent.state import DemotedOption, Pick
 from cartwise.memory.session_state import (
     ActiveSearch,
     RejectedOption,
@@ -132,6 +132,10 @@ class TurnResult(BaseModel):
     personalization: Personalization = Field(default_factory=Personalization)
     rejected: list[RejectedOption] = Field(default_factory=list)
     """Candidates the hard filters eliminated this turn, with mechanical reasons."""
+    demoted: list[DemotedOption] = Field(default_factory=list)
+    """Candidates ranked lower (not eliminated) for a soft dislike, with the reason."""
+    recipient: str = "self"
+    """Whom the turn shopped for: whose long-term preferences applied."""
     questions: list[str] = Field(default_factory=list)
     """Clarifying questions asked this turn (at most one)."""
     catalog_gap: CatalogGap | None = None

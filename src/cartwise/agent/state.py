@@ -50,6 +50,18 @@ class Pick(BaseModel):
     """Human-readable reasons, in the user's language."""
     offers: list[Offer] = Field(default_factory=list)
     """Every surviving offer of the same model (this one included), cheapest first."""
+    demoted_for: list[str] = Field(default_factory=list)
+    """Soft-dislike terms the listing mentions (each lowered its rank)."""
+
+
+class DemotedOption(BaseModel):
+    """A candidate ranked lower for a soft dislike: still offered, never eliminated."""
+
+    platform: str
+    item_id: str
+    title: str
+    reason: str
+    """Why, in the user's language ("ranked lower: you're not keen on purple")."""
 
 
 class MemoryUpdate(BaseModel):
@@ -98,6 +110,9 @@ class TurnState(TypedDict, total=False):
     like_terms: list[str]
     exclude_terms: list[str]
     excluded: dict[str, list[str]]
+    demote_terms: list[str]
+    demoted_prefs: dict[str, list[str]]
+    """Slug → keywords of the soft dislikes behind `demote_terms`."""
     preference_block: str
     platforms: list[str]
     filters: SearchFilters
@@ -107,6 +122,7 @@ class TurnState(TypedDict, total=False):
     personalization: Annotated[list[bool], operator.add]
     picks: list[Pick]
     rejected: list[RejectedOption]
+    demoted: list[DemotedOption]
     filtered_out: dict[str, int]
     applied: list[str]
     price_compare: list[PriceComparison]

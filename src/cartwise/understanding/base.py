@@ -13,27 +13,24 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cartwise.errors import InvalidPreference
 from cartwise.memory.session_state import (
     SessionConstraint,
     SessionPatch,
     SessionPrefState,
     SortOrder,
 )
-from cartwise.memory.store import SLUG_PATTERN, Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import (
+    SELF,
+    Category,
+    Polarity,
+    PreferenceEntry,
+    Strength,
+    check_recipient,
+)
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
 Scope = Literal["long_term", "session", "request"]
-SELF = "self"
-"""The recipient slug of the shopper themself."""
-
-
-def valid_recipient(value: str) -> str:
-    """A recipient is a canonical slug: lowercase ASCII words joined by hyphens."""
-    if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
-        raise InvalidPreference("recipient", value, "must be a slug like 'mum' or 'friend-alice'")
-    return value
 
 
 class StatedPreference(BaseModel):
@@ -59,7 +56,7 @@ class StatedPreference(BaseModel):
     """Whose preference it is: "self" (the shopper) or a canonical recipient slug (mum, dad,
     wife, husband, girlfriend, son, friend-<name> ...)."""
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 FollowupKind = Literal["refine", "more", "similar", "sort", "compare", "details", "cheapest"]
@@ -135,7 +132,7 @@ class PlannerOutput(BaseModel):
     """Whom this turn's purchase is for: "self" or a canonical recipient slug
     ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorTurn(BaseModel):
@@ -183,7 +180,7 @@ class RecipientMemory(BaseModel):
     long_term: list[PreferenceEntry] = Field(default_factory=list)
     supersede: list[str] = Field(default_factory=list)
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorOutput(BaseModel):

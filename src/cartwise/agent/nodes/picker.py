@@ -42,6 +42,10 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     facts: list[str] = []
     # Exclusions are named by the reply itself (brands as brands); budgets in the currency
     # the shopper gave them in.
+    if state.get("demoted_prefs"):
+        names = [label(slug, words, language) for slug, words in state["demoted_prefs"].items()]
+        joined = "、".join(dict.fromkeys(names))
+        facts.append(f"靠后：{joined}" if zh else f"ranking lower: {joined}")
     if state.get("likes"):
         likes = "、".join(state["likes"])
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
@@ -73,6 +77,7 @@ def criteria_for(
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
+        demote=TermMatcher.of(state.get("demote_terms", [])),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
@@ -132,6 +137,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "candidates": len(candidates),
                 "exclude_terms": list(criteria.exclude.terms),
+                "demote_terms": list(criteria.demote.terms),
                 "slots": state.get("slots", {}),
             },
         )
@@ -141,6 +147,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "kept": [p.candidate.product.key for p in outcome.picks],
                 "rejected": [r.model_dump() for r in outcome.rejected],
+                "demoted": [d.model_dump() for d in outcome.demoted],
             },
         )
         comparisons = compare_prices(
@@ -160,6 +167,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         **({"answer": answer} if answer else {}),
         "picks": picks,
         "rejected": outcome.rejected,
+        "demoted": outcome.demoted,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
         "applied": applied_facts(state, criteria, language),

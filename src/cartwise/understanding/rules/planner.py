@@ -19,10 +19,9 @@ import re
 from collections.abc import Sequence
 
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
 from cartwise.understanding.base import (
-    SELF,
     Intent,
     Language,
     PlannerOutput,
