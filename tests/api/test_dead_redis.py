@@ -4,16 +4,20 @@ every store-backed request is a 503 naming the URL — never a 500, nothing writ
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 import redis
 from fastapi.testclient import TestClient
 
 from cartwise.api.main import create_app
+from cartwise.api.server import serving_in_thread
 from cartwise.settings import Settings
 from tests.api.conftest import TEST_SECRET, run_input, signup
 from tests.doubles import ScriptedAgent
@@ -128,3 +132,61 @@ def test_redis_dying_under_a_running_server_is_503_then_recovers(
         # The same server reconnects by itself; this Redis keeps no data across restarts.
         assert client.get("/readyz").status_code == 200
         assert client.get("/api/memory", headers=headers).json() == []
+
+
+# A frozen Redis (SIGSTOP: connections accepted, nothing answered) must not tie up the
+# server: store calls give up after REDIS_TIMEOUT_SECONDS with a 503, `/healthz` answers at
+# once because it never touches Redis, `/readyz` reports it, and SIGCONT brings it back.
+FROZEN_TIMEOUT = 2.0
+FROZEN_WOOD = {"polarity": "like", "category": "material", "slug": "wood", "keywords": ["wood"]}
+
+
+@pytest.mark.redis
+def test_a_frozen_redis_costs_a_bounded_wait_and_never_blocks_liveness(
+    api_settings: Settings, private_redis: PrivateRedis
+) -> None:
+    private_redis.start()
+    settings = api_settings.model_copy(
+        update={
+            "store_backend": "redis",
+            "redis_url": private_redis.url,
+            "auth_secret": TEST_SECRET,
+            "redis_timeout_seconds": FROZEN_TIMEOUT,
+            "redis_max_connections": 4,
+        }
+    )
+    app = create_app(settings, runner=ScriptedAgent())
+    with serving_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        headers = signup(client, "alice")
+        assert client.post("/api/memory", json=FROZEN_WOOD, headers=headers).status_code == 201
+        assert private_redis.process is not None
+        private_redis.process.send_signal(signal.SIGSTOP)
+        try:
+
+            def read_memory(_: int) -> tuple[int, float]:
+                started = time.monotonic()
+                with httpx.Client(base_url=url, timeout=30) as own:
+                    status = own.get("/api/memory", headers=headers).status_code
+                return status, time.monotonic() - started
+
+            # More readers than pool connections: the extra ones wait for a connection
+            # at most FROZEN_TIMEOUT, then fail the same way.
+            with ThreadPoolExecutor(8) as pool:
+                pending = [pool.submit(read_memory, i) for i in range(8)]
+                started = time.monotonic()
+                liveness = client.get("/healthz")
+                liveness_seconds = time.monotonic() - started
+                reads = [future.result() for future in pending]
+            assert liveness.status_code == 200
+            assert liveness_seconds < FROZEN_TIMEOUT / 2, liveness_seconds
+            assert {status for status, _ in reads} == {503}
+            # Old behaviour: up to 9 s (three retries with backoff on a 5 s socket timeout).
+            assert max(seconds for _, seconds in reads) < 6 * FROZEN_TIMEOUT + 2, reads
+            ready = client.get("/readyz")
+            assert ready.status_code == 503
+            assert private_redis.url not in ready.text
+        finally:
+            private_redis.process.send_signal(signal.SIGCONT)
+        back = client.get("/api/memory", headers=headers)
+        assert back.status_code == 200
+        assert [e["slug"] for e in back.json()] == ["wood"]
