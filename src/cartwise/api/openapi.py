@@ -10,7 +10,7 @@ from cartwise.api.schemas import ErrorPublic, ValidationErrorPublic
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}
 
 DESCRIPTIONS: dict[int, str] = {
-    400: "The request cannot be served as asked",
+    400: "The body cannot be parsed at all (not decodable as its content type)",
     401: "Missing, expired, revoked or invalid bearer token, or wrong username or password",
     404: "Not found for the current user (someone else's looks the same)",
     409: "Conflicts with what exists: a taken username, or a per-account cap reached",

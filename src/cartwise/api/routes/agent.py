@@ -19,13 +19,27 @@ router = APIRouter(prefix="/api", tags=["agent"])
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
+SSE_EVENT = {
+    "type": "object",
+    "description": "One server-sent event; `data` is an AG-UI event as JSON.",
+    "properties": {
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+    },
+    "required": ["data"],
+}
+
 
 @router.post(
     "/agent",
     response_class=StreamingResponse,
     responses={
-        200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}},
-        **responses(401, 404, 409, 413, 422, 429, 503),
+        200: {
+            "description": "The run's AG-UI events, one `data: <event JSON>` frame each",
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
+        },
+        **responses(400, 401, 404, 409, 413, 422, 429, 503),
     },
 )
 async def run_agent_turn(

@@ -28,7 +28,7 @@ router = APIRouter(prefix="/api", tags=["auth"])
 @router.post(
     "/auth/register",
     status_code=status.HTTP_201_CREATED,
-    responses=responses(409, 413, 422, 429, 503),
+    responses=responses(400, 409, 413, 422, 429, 503),
 )
 def register(body: UserCreate, state: StateDep, address: ClientAddress) -> UserPublic:
     """Create an account; 409 when the username is taken, 422 for a password the policy
@@ -43,7 +43,7 @@ def register(body: UserCreate, state: StateDep, address: ClientAddress) -> UserP
     return UserPublic(username=body.username)
 
 
-@router.post("/auth/token", responses=responses(401, 413, 422, 429, 503))
+@router.post("/auth/token", responses=responses(400, 401, 413, 422, 429, 503))
 def token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],
     state: StateDep,
@@ -78,7 +78,7 @@ def logout(claims: CurrentToken, auth: AuthDep) -> Response:
 @router.delete(
     "/auth/account",
     status_code=status.HTTP_204_NO_CONTENT,
-    responses=responses(401, 413, 422, 503),
+    responses=responses(400, 401, 413, 422, 503),
 )
 async def delete_account(
     body: AccountDelete, user: CurrentUser, auth: AuthDep, deps: AgentDepsDep

@@ -55,7 +55,16 @@ def readyz(state: StateDep) -> JSONResponse:
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text exposition format",
+            "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
+        }
+    },
+)
 def metrics(metrics: MetricsDep) -> Response:
     """Prometheus text exposition of this instance's metrics."""
     return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
