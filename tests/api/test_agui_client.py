@@ -82,9 +82,7 @@ def catalog_settings(settings: Settings) -> Iterator[Settings]:
     embedder = create_embedder(configured.embedder, configured)
     recall = RecallService.open(configured, embedder)
     try:
-        ingest_file(
-            sliced, settings=configured, service=recall, embedder=embedder, progress=False
-        )
+        ingest_file(sliced, settings=configured, service=recall, embedder=embedder, progress=False)
     finally:
         recall.close()
     yield configured
