@@ -33,8 +33,8 @@ from cartwise.agent.deps import create_deps
 from cartwise.agent.events import STAGES
 from cartwise.agent.run import run_agent
 from cartwise.catalog.demo import ingest_demo
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.memo import QueryMemo
+from cartwise.embedding import create_embedder
+from cartwise.embedding.memo import QueryMemo
 from cartwise.settings import Settings
 
 REPORT = Path(__file__).resolve().parent / "reports" / "agent.md"

@@ -26,6 +26,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from cartwise.embedding import create_embedder
+from cartwise.embedding.base import Embedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import (
     build_preference_block,
@@ -34,8 +36,6 @@ from cartwise.memory.injector import (
     preference_context,
 )
 from cartwise.memory.store import PreferenceEntry, PreferenceStore
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder
 from cartwise.settings import Settings
 
 SIZES = (10, 100, 1_000)

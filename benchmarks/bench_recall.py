@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cartwise.catalog.product import Domain, Product
-from cartwise.recall.embedders.base import normalize_rows
+from cartwise.embedding.base import normalize_rows
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 
 DIM = 384
@@ -170,7 +170,7 @@ def bench_search(root: Path) -> dict[int, dict[str, dict[str, float]]]:
 def bench_ingest(root: Path) -> dict[str, float]:
     """Raw embedder texts/s vs the full ingest pipeline (read → embed → upsert) on demo texts."""
     from cartwise.catalog.pipeline import ingest_file
-    from cartwise.recall.embedders import create_embedder
+    from cartwise.embedding import create_embedder
     from cartwise.recall.service import RecallService
     from cartwise.settings import Settings
 

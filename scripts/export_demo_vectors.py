@@ -21,8 +21,8 @@ import numpy as np
 from cartwise.catalog.demo import DEMO_VECTORS_MODEL, demo_catalog_path, demo_vectors_path
 from cartwise.catalog.ingest import ReaderOptions, read_catalog
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
+from cartwise.embedding import create_embedder
+from cartwise.embedding.cache import CachedEmbedder, cache_path
 from cartwise.settings import DEFAULT_FX_TO_CNY
 
 

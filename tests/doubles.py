@@ -18,10 +18,10 @@ from typing import Any
 from ag_ui import core as agui
 from pydantic import BaseModel
 
+from cartwise.embedding.base import Embedder, Matrix, Vector
 from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import ChatMessage, SessionPatch
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 
 # --- API: a scripted stand-in for `cartwise.agent.run.run_agent` ---------------------------
 

@@ -6,10 +6,10 @@ The public face is the data model and the seams; implementations live in subpack
 """
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Embedder
 from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import SessionPrefState, SessionStore
 from cartwise.memory.store import PreferenceEntry, PreferenceStore
-from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import ProductIndex
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine

@@ -7,9 +7,13 @@ CartwiseError
 │   └── UnknownPlatform       a platform name nobody indexed
 ├── NotFound                  a user's entry, thread or product does not exist
 ├── StoreUnavailable          Redis / Milvus / a database cannot be reached
-├── EngineError               the LLM endpoint failed or answered garbage
 ├── EmbeddingError            the embeddings endpoint answered an error or garbage
 └── ConfigurationError        settings that cannot work together
+
+Errors that belong to one package live there and derive from CartwiseError too:
+`understanding.llm.LLMFailure` (never leaves the engine: the rules engine answers instead),
+`memory.backends.common.CorruptRow`, and the API's `RateLimited`, `UsernameTaken`,
+`InvalidCredentials`.
 """
 
 from __future__ import annotations
@@ -69,15 +73,6 @@ class StoreUnavailable(CartwiseError):
         self.url = url
         self.reason = reason
         super().__init__(f"store unavailable at {url}" + (f": {reason}" if reason else ""))
-
-
-class EngineError(CartwiseError):
-    """The LLM engine failed: network, timeout, or an answer that does not validate."""
-
-    def __init__(self, operation: str, reason: str) -> None:
-        self.operation = operation
-        self.reason = reason
-        super().__init__(f"llm {operation} failed: {reason}")
 
 
 class EmbeddingError(CartwiseError):

@@ -13,10 +13,10 @@ import pytest
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.catalog.product import Domain, Product
+from cartwise.embedding import create_embedder
+from cartwise.embedding.base import Embedder
+from cartwise.embedding.memo import QueryMemo
 from cartwise.memory import create_preference_store, create_session_store
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder
-from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
@@ -113,7 +113,7 @@ def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
     """The demo catalog's headphones, shoes and coats indexed once per session with e5."""
     from cartwise.catalog.demo import demo_catalog_path, seed_demo_vectors
     from cartwise.catalog.pipeline import ingest_file
-    from cartwise.recall.embedders.cache import CachedEmbedder
+    from cartwise.embedding.cache import CachedEmbedder
 
     home = tmp_path_factory.mktemp("demo-e5")
     settings = Settings(_env_file=None, cartwise_home=home, embedder="e5:small")  # type: ignore[call-arg]

@@ -1,4 +1,4 @@
-"""Issue 5's conversations through `run_agent` with the real pieces: rules engine, bundled
+"""The multi-turn shopping conversations (refusals, size answers, retractions) through `run_agent` with the real pieces: rules engine, bundled
 e5 model, a slice of the demo catalog, real stores (SQLite; Redis marked `redis`).
 
 Each test uses fresh users, so conversations never share memory."""
@@ -16,10 +16,10 @@ from cartwise.agent.clarification import question_for
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import ProductOut, TurnResult
 from cartwise.agent.run import run_agent
-from cartwise.agent.terms import fold
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.memory.store import Category, Polarity
 from cartwise.settings import Settings
+from cartwise.text import fold
 from cartwise.understanding import create_engine
 from tests.agent.conftest import DemoSlice
 

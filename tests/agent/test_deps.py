@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cartwise.agent.deps import create_deps
+from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import StoreUnavailable
-from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.settings import Settings
 
 

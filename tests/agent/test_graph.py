@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from ag_ui.core import BaseEvent, EventType
 
-from cartwise.agent.context import user_profile
 from cartwise.agent.events import STAGES
 from cartwise.agent.run import run_agent
 from cartwise.errors import InvalidInput, NotFound
 from cartwise.memory.store import PreferenceEntry
+from cartwise.recall.item_search import user_profile
 from cartwise.recall.service import RecallService, SearchResponse
 from cartwise.understanding.base import CuratorOutput, CuratorTurn
 from tests.agent.conftest import PLATFORMS, DepsFactory

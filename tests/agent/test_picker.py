@@ -6,8 +6,10 @@ from __future__ import annotations
 from cartwise.agent.context import turn_context
 from cartwise.agent.picker import Budget, PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.state import Candidate
-from cartwise.agent.terms import TermMatcher, fold
+from cartwise.agent.terms import TermMatcher
 from cartwise.settings import Settings
+from cartwise.text import fold
+from cartwise.understanding.rules.sizes import parse_size_answer
 from tests.factories import make_product
 
 
@@ -196,3 +198,15 @@ def test_a_mention_the_listing_negates_does_not_count() -> None:
         "无线 塑料耳机",
     ):
         assert matcher.first_match(fold(kept)) is not None, kept
+
+
+def test_a_2xl_request_matches_a_listing_that_writes_2xl() -> None:
+    """Regression: the planner writes 2XL as XXL, and the picker compared that against the
+    listing's own "2XL" without the same normalization, rejecting the one fitting product."""
+    requested = parse_size_answer("2XL")
+    assert requested == "XXL"
+    outcome = item_picker(
+        [candidate("hoodie", attributes={"sizes": ["XL", "2XL"]})], PickCriteria(size=requested)
+    )
+    assert [p.candidate.product.item_id for p in outcome.picks] == ["hoodie"]
+    assert outcome.rejected == []

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
+from cartwise.embedding import create_embedder
 from cartwise.memory import create_preference_store, create_session_store
-from cartwise.recall.embedders import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.doubles import ScriptedAgent

@@ -22,7 +22,7 @@ from cartwise.api.main import create_app
 from cartwise.api.server import serving_in_thread
 from cartwise.catalog.demo import demo_catalog_path
 from cartwise.catalog.pipeline import ingest_file
-from cartwise.recall.embedders import create_embedder
+from cartwise.embedding import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.agent.conftest import _in_slice

@@ -1,4 +1,4 @@
-"""Issue 5's conversations, end to end through HTTP and SSE with the real agent: rules
+"""The multi-turn shopping conversations, end to end through HTTP and SSE with the real agent: rules
 engine, bundled e5 model, the demo catalog's headphones/shoes/coats slice (the agent tests'
 session fixture), real stores — SQLite, and Redis marked `redis`.
 

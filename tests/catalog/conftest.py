@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.doubles import CountingEmbedder

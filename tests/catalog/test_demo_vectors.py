@@ -15,9 +15,9 @@ from cartwise.catalog.demo import (
 )
 from cartwise.catalog.ingest import ReaderOptions, read_catalog
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.cache import CachedEmbedder
-from cartwise.recall.embedders.e5 import E5Embedder
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.embedding.cache import CachedEmbedder
+from cartwise.embedding.e5 import E5Embedder
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
 from tests.doubles import CountingEmbedder

@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from cartwise.commands import ask as ask_command
-from cartwise.recall.embedders import create_embedder
+from cartwise.embedding import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings, get_settings
 from tests.agent.conftest import small_catalog

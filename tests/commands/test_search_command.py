@@ -11,9 +11,9 @@ import typer
 from typer.testing import CliRunner
 
 from cartwise.commands import search as search_command
+from cartwise.embedding import create_embedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings, get_settings
 from tests.factories import make_product

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.eval.embedders import (
     EmbedderScores,
     evaluate_embedders,
@@ -15,7 +16,6 @@ from cartwise.eval.embedders import (
     render_report,
     winner,
 )
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import Settings
 
 WOO_HEADER = "ID,Name,Regular price,Categories\n"

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from cartwise.catalog.product import Product
 from cartwise.commands import eval as eval_command
 from cartwise.commands import eval_retrieval
+from cartwise.embedding import create_embedder
 from cartwise.eval.retrieval import evaluate_retrieval, recall_at, reciprocal_rank
 from cartwise.eval.retrieval_report import render_chart, render_markdown
-from cartwise.recall.embedders import create_embedder
 from cartwise.settings import Settings
 from tests.factories import make_product
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import Settings
 from tests.memory.workers import StoreSpec
 

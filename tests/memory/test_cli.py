@@ -13,10 +13,10 @@ import typer
 from typer.testing import CliRunner
 
 from cartwise.commands import memory, session
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.memory.session_state import SessionPatch
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import Settings, get_settings
 from tests.factories import make_preference
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import InvalidInput, InvalidPreference
 from cartwise.memory import create_preference_store
 from cartwise.memory.store import PreferenceEntry, PreferenceStore
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import Settings
 from tests.factories import make_preference
 

@@ -25,7 +25,7 @@ def test_the_sqlite_default_does_not_import_redis() -> None:
     code = (
         "import sys, tempfile, pathlib\n"
         "from cartwise.memory import create_preference_store, create_session_store\n"
-        "from cartwise.recall.embedders.hashing import HashingEmbedder\n"
+        "from cartwise.embedding.hashing import HashingEmbedder\n"
         "from cartwise.settings import Settings\n"
         "s = Settings(_env_file=None, cartwise_home=pathlib.Path(tempfile.mkdtemp()))\n"
         "create_preference_store(s, HashingEmbedder()).close()\n"

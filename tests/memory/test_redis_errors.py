@@ -14,6 +14,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from typer.testing import CliRunner
 
 from cartwise.commands import memory, session
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import StoreUnavailable
 from cartwise.memory.backends.redis import (
     RedisConnection,
@@ -22,7 +23,6 @@ from cartwise.memory.backends.redis import (
     redact_url,
 )
 from cartwise.memory.session_state import SessionPatch
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import get_settings
 from tests.factories import make_preference
 

@@ -1,8 +1,9 @@
 """Domain scoping with the real bundled model (multilingual-e5-small): a dislike said about
 electronics filters headphones, not raincoats; a global one filters both.
 
-Whether a query is about an entry's domain is decided by `cartwise.memory.scope` (nearest
-described domain); the queries here are beyond the ones its descriptions were tuned on."""
+Whether a query is about an entry's domain is decided by `cartwise.catalog.domain_classifier`
+(nearest described domain); the queries here are beyond the ones its descriptions were tuned
+on."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from cartwise.embedding import Embedder, create_embedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import dislike_exclude_terms
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders import Embedder, create_embedder
 from cartwise.settings import Settings
 from tests.factories import make_preference
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
+from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.store import PreferenceEntry, PreferenceStore
-from cartwise.recall.embedders.hashing import HashingEmbedder
 from cartwise.settings import Settings
 
 USER = "shopper-1"

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cartwise.embedding.base import normalize_rows
 from cartwise.errors import ConfigurationError
-from cartwise.recall.embedders.base import normalize_rows
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.numpy import NumpyIndex

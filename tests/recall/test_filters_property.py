@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cartwise.catalog.product import Domain, Product
-from cartwise.recall.embedders.base import normalize_rows
+from cartwise.embedding.base import normalize_rows
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.milvus import MilvusIndex, filter_expression

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from cartwise.catalog.product import Domain
+from cartwise.embedding.base import normalize_rows
 from cartwise.errors import InvalidInput
-from cartwise.recall.embedders.base import normalize_rows
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from tests.factories import make_product
 from tests.recall.conftest import IndexFactory

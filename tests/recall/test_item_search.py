@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import threading
 
 import pytest
 
-from cartwise.agent.context import turn_context, user_profile
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.item_search import make_item_search_tool, search_platforms
+from cartwise.agent.context import turn_context
+from cartwise.embedding import create_embedder
+from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import RecallService, SearchResponse
 from cartwise.settings import Settings
 from tests.factories import make_product
@@ -70,27 +69,3 @@ async def test_no_profile_in_context_means_inactive(service: ProfileSpy) -> None
     responses = await search_platforms(service, "coat", [], k=1)
     assert sorted(responses) == sorted(PLATFORMS)
     assert not any(r.personalization for r in responses.values())
-
-
-async def test_tool_reads_context_and_reports_per_platform(service: ProfileSpy) -> None:
-    tool = make_item_search_tool(service)
-    with turn_context("u1", "t1", "Sony"):
-        output = json.loads(
-            await tool.ainvoke({"query": "headphones", "platforms": ["jd", "amazon"], "k": 1})
-        )
-    assert sorted(output) == ["amazon", "jd"]
-    assert output["jd"]["personalization"] == "active"
-    assert output["jd"]["results"][0]["item_id"] == "jd-0"
-
-
-def test_sync_tool_call_inherits_the_context_too(service: ProfileSpy) -> None:
-    tool = make_item_search_tool(service)
-    with turn_context("u1", "t1", "Sony"):
-        output = json.loads(tool.invoke({"query": "coat", "platforms": ["taobao"], "k": 1}))
-    assert output["taobao"]["personalization"] == "active"
-
-
-async def test_tool_turns_unknown_platform_into_instructive_text(service: ProfileSpy) -> None:
-    tool = make_item_search_tool(service)
-    output = await tool.ainvoke({"query": "coat", "platforms": ["ebay"]})
-    assert "unknown platform 'ebay'" in output and "taobao" in output

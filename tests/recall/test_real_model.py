@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from cartwise.catalog.product import Product
+from cartwise.embedding import create_embedder
+from cartwise.embedding.base import Embedder, Matrix
 from cartwise.memory import create_preference_store
 from cartwise.memory.injector import build_user_profile
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder, Matrix
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.factories import make_product

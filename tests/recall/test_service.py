@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from cartwise.catalog.product import Product
+from cartwise.embedding import create_embedder
+from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput, UnknownPlatform
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.lexical import model_forms, model_tokens, tokenize
 from cartwise.recall.service import RecallService

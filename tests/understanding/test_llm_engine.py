@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
+from cartwise.embedding import create_embedder
 from cartwise.errors import ConfigurationError
 from cartwise.memory import create_preference_store, create_session_store
 from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState
@@ -27,7 +28,6 @@ from cartwise.memory.store import (
     PreferenceStore,
     Strength,
 )
-from cartwise.recall.embedders import create_embedder
 from cartwise.settings import Settings
 from cartwise.understanding import create_engine
 from cartwise.understanding.base import (

@@ -19,7 +19,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from cartwise.catalog.demo import ingest_demo
-from cartwise.recall.embedders import create_embedder
+from cartwise.embedding import create_embedder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 

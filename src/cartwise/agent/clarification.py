@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cartwise.agent.terms import fold
+from cartwise.text import fold
 from cartwise.understanding.base import Language
 
 SLOTS_REQUIRED_BY_DOMAIN: dict[str, tuple[str, ...]] = {

@@ -1,6 +1,7 @@
 """Per-turn context carried in ContextVars.
 
-The profile is computed once at the entry of a turn and read by every item_search; the
+The profile is computed once at the entry of a turn and read by every item_search (the var
+itself is recall's, `cartwise.recall.item_search.user_profile`: recall reads it, the agent sets it); the
 parallel per-platform searches inherit it (asyncio tasks and `contextvars.copy_context`
 snapshot the vars), so N searches cost one store read, not N. A tool never gets the
 profile as an argument a model would have to fill in.
@@ -13,12 +14,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from cartwise.memory.session_state import RejectedOption
+from cartwise.recall.item_search import user_profile
 
 current_user: ContextVar[str] = ContextVar("cartwise_user", default="")
 current_thread: ContextVar[str] = ContextVar("cartwise_thread", default="")
-
-user_profile: ContextVar[str | None] = ContextVar("cartwise_user_profile", default=None)
-"""Like-only profile text for the user tower; None or "" means no personalization."""
 
 rejected_options: ContextVar[list[RejectedOption] | None] = ContextVar(
     "cartwise_rejected_options", default=None

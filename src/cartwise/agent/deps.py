@@ -6,10 +6,10 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import dataclass
 
+from cartwise.embedding.base import Embedder
+from cartwise.embedding.memo import QueryMemo
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.base import Embedder
-from cartwise.recall.embedders.memo import QueryMemo
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
@@ -38,8 +38,8 @@ READINESS_PROBE_THREAD = "cartwise-readiness-probe"
 def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> AgentDeps:
     """Open the configured backends and touch each store once, so a dead Redis is a
     StoreUnavailable now rather than in the middle of someone's turn."""
+    from cartwise.embedding import create_embedder
     from cartwise.memory import create_preference_store, create_session_store
-    from cartwise.recall.embedders import create_embedder
     from cartwise.understanding import create_engine
 
     engine = create_engine(settings)

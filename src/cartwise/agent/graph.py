@@ -16,12 +16,12 @@ from functools import lru_cache
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from cartwise.agent.nodes.picking import picker_node
+from cartwise.agent.nodes.curator import curator_node
+from cartwise.agent.nodes.picker import picker_node
+from cartwise.agent.nodes.planner import planner_node
 from cartwise.agent.nodes.profile import profile_node
-from cartwise.agent.nodes.remember import curator_node
 from cartwise.agent.nodes.reply import reply_node
 from cartwise.agent.nodes.search import PICKER_NODE, SEARCH_NODE, fan_out, search_node
-from cartwise.agent.nodes.understanding import planner_node
 from cartwise.agent.state import RunContext, SearchTask, TurnState
 
 TurnGraph = CompiledStateGraph[TurnState, RunContext, TurnState, TurnState]

@@ -14,16 +14,17 @@ one platform with many near-duplicates cannot fill the whole reply.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
 from cartwise.agent.state import Candidate, Pick
-from cartwise.agent.terms import TermMatcher, fold
+from cartwise.agent.terms import TermMatcher
+from cartwise.catalog.sizes import canonical_size
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption
 from cartwise.settings import Settings
+from cartwise.text import fold
 from cartwise.understanding.base import Language
 
 RATING_WEIGHT = 0.02
@@ -96,14 +97,6 @@ def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
     )
 
 
-def normalize_size(size: str) -> str:
-    """ "42码" / "ＸＬ" / "eu 42" → "42" / "xl" / "42"."""
-    text = unicodedata.normalize("NFKC", size).casefold().strip()
-    for affix in ("码", "號", "号", "eu", "size", "尺码"):
-        text = text.removeprefix(affix).removesuffix(affix).strip()
-    return text
-
-
 def _amount(value: float) -> str:
     return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
 
@@ -129,8 +122,8 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
             f"{_amount(budget.min_base)} {budget.base_currency})"
         )
     if criteria.size and product.sizes:
-        wanted = normalize_size(criteria.size)
-        if wanted not in {normalize_size(s) for s in product.sizes}:
+        wanted = canonical_size(criteria.size)
+        if wanted not in {canonical_size(s) for s in product.sizes}:
             return "size not available", f"size {criteria.size} not available"
     return None
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from cartwise.agent.terms import fold
 from cartwise.catalog.product import Product
+from cartwise.text import fold
 
 # A model number: letters and digits mixed, at least one digit, 4+ characters ("XM5" is too
 # short to be trusted on its own; "WH-1000XM5", "A2084", "RTX4070" are not).

@@ -17,15 +17,11 @@ to hear. ("BPA-free plastic" is still plastic.)
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-
-def fold(text: str) -> str:
-    """NFKC (full-width → ASCII) then case-fold; whitespace runs collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+from cartwise.text import fold
 
 
 @lru_cache(maxsize=4096)

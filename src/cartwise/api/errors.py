@@ -21,7 +21,6 @@ from cartwise.api.quotas import QuotaExceeded
 from cartwise.errors import (
     CartwiseError,
     ConfigurationError,
-    EngineError,
     InvalidInput,
     NotFound,
     StoreUnavailable,
@@ -41,7 +40,7 @@ def status_for(error: CartwiseError) -> int:
         return 422
     if isinstance(error, NotFound):
         return 404
-    if isinstance(error, StoreUnavailable | EngineError | ConfigurationError | ServerBusy):
+    if isinstance(error, StoreUnavailable | ConfigurationError | ServerBusy):
         # The request was fine; something behind the server is not. 503 tells the client
         # to retry later instead of changing the request.
         return 503
@@ -65,8 +64,6 @@ def public_message(error: CartwiseError) -> str:
     words stay in the log."""
     if isinstance(error, StoreUnavailable):
         return "a data store is unavailable; retry shortly"
-    if isinstance(error, EngineError):
-        return "the language model failed; retry shortly"
     if isinstance(error, ConfigurationError):
         return "the server is misconfigured; the operator has been told in the log"
     return str(error)

@@ -1,0 +1,16 @@
+"""The product model and everything about listings before they are indexed: readers of shop
+exports, normalization, domains and sizes."""
+
+from cartwise.catalog.domain_classifier import DomainClassifier
+from cartwise.catalog.domains import infer_domain
+from cartwise.catalog.product import Domain, Product
+from cartwise.catalog.sizes import canonical_size, same_size
+
+__all__ = [
+    "Domain",
+    "DomainClassifier",
+    "Product",
+    "canonical_size",
+    "infer_domain",
+    "same_size",
+]

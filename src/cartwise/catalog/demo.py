@@ -14,10 +14,10 @@ import numpy as np
 
 from cartwise.catalog.ingest import IngestReport
 from cartwise.catalog.pipeline import CatalogSink, ingest_file
+from cartwise.embedding.base import Embedder, normalize_rows
+from cartwise.embedding.cache import CachedEmbedder, cache_path
 from cartwise.errors import ConfigurationError
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Embedder, normalize_rows
-from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 from cartwise.settings import Settings
 
 DEMO_PLATFORMS = ("taobao", "jd", "pinduoduo", "amazon", "walmart", "shopee")

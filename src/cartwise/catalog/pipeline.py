@@ -23,9 +23,9 @@ from cartwise.catalog.ingest import (
     read_catalog,
 )
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Embedder, Matrix
+from cartwise.embedding.cache import CachedEmbedder, cache_path
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Embedder, Matrix
-from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 from cartwise.settings import Settings
 
 BATCH_SIZE = 256

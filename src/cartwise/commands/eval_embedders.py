@@ -29,8 +29,8 @@ def eval_embedders(
     ] = None,
 ) -> None:
     """Report MRR@10 / recall of each embedder on the shared sets, and its throughput."""
+    from cartwise.embedding import create_embedder
     from cartwise.eval.embedders import CANDIDATES, evaluate_embedders, render_report
-    from cartwise.recall.embedders import create_embedder
 
     if not (data / "eval").is_dir():
         typer.echo(f"skipped: no shared evaluation data at {data}", err=True)

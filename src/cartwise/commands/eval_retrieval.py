@@ -36,10 +36,10 @@ def eval_retrieval(
     ] = None,
 ) -> None:
     """Report MRR@10 / recall for BM25, dense and hybrid, and recall with β = 0 vs 0.15."""
+    from cartwise.embedding import create_embedder
+    from cartwise.embedding.cache import CachedEmbedder, cache_path
     from cartwise.eval.retrieval import evaluate_retrieval, rich_progress
     from cartwise.eval.retrieval_report import render_chart, render_markdown
-    from cartwise.recall.embedders import create_embedder
-    from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 
     needed = [data / "eval" / "zh_query_title_dev.jsonl", data / "catalogs" / "webmall"]
     if not all(p.exists() for p in needed):

@@ -79,7 +79,7 @@ def _run(
         raise InvalidInput(f"unknown format {fmt!r}: use auto, {', '.join(FORMATS)}")
     from cartwise.catalog.demo import ingest_demo
     from cartwise.catalog.pipeline import ingest_file
-    from cartwise.recall.embedders import create_embedder
+    from cartwise.embedding import create_embedder
     from cartwise.recall.service import RecallService
 
     settings = get_settings()

@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
 
 @contextmanager
 def _store() -> Iterator[PreferenceStore]:
-    from cartwise.recall.embedders import create_embedder
+    from cartwise.embedding import create_embedder
 
     settings = get_settings()
     with clean_errors():

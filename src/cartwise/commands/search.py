@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.table import Table
 
 from cartwise.commands.common import clean_errors
+from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput
 from cartwise.log import logger
 from cartwise.memory.store import PreferenceStore
-from cartwise.recall.embedders.base import Embedder
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService, SearchMode, SearchResponse
 from cartwise.settings import Settings, get_settings
@@ -52,33 +52,11 @@ class ScriptLine(BaseModel):
         return cls.model_validate(data)
 
 
-def response_json(response: SearchResponse) -> dict[str, Any]:
-    """The documented `--json` shape."""
-    return {
-        "personalization": "active" if response.personalization else "inactive",
-        "results": [
-            {
-                "platform": hit.product.platform,
-                "item_id": hit.product.item_id,
-                "title": hit.product.title,
-                "brand": hit.product.brand,
-                "price": hit.product.price,
-                "currency": hit.product.currency,
-                "price_base": hit.product.price_base,
-                "score": round(hit.score, 6),
-                "score_query": round(hit.score_query, 6),
-                "score_user": round(hit.score_user, 6),
-            }
-            for hit in response.results
-        ],
-    }
-
-
 class _Searcher:
     """Service, embedder and (lazily) the preference store, opened once per process."""
 
     def __init__(self, settings: Settings, stack: ExitStack) -> None:
-        from cartwise.recall.embedders import create_embedder
+        from cartwise.embedding import create_embedder
 
         self.settings = settings
         self.embedder: Embedder = create_embedder(settings.embedder, settings)
@@ -144,7 +122,7 @@ def search(
         request = ScriptLine(query=query, platform=platform or [], k=k, user=user, mode=mode)
         response = searcher.run(request)
         if as_json:
-            typer.echo(json.dumps(response_json(response), ensure_ascii=False))
+            typer.echo(json.dumps(response.as_json(), ensure_ascii=False))
         else:
             _print_table(response)
 
@@ -162,7 +140,7 @@ def _run_script(searcher: _Searcher, lines: list[str]) -> None:
         if not text.strip():
             continue
         try:
-            output = response_json(searcher.run(ScriptLine.parse(text)))
+            output = searcher.run(ScriptLine.parse(text)).as_json()
         except (ValueError, ValidationError, InvalidInput) as exc:
             logger.debug("script line %d refused: %s", number, exc)
             output = {"error": str(exc).splitlines()[0], "line": number}

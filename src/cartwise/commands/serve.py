@@ -61,7 +61,7 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
     from cartwise.agent.deps import create_deps
     from cartwise.api.main import create_app
     from cartwise.catalog.demo import ensure_catalog
-    from cartwise.recall.embedders import create_embedder
+    from cartwise.embedding import create_embedder
     from cartwise.recall.service import RecallService
 
     with console.status(f"loading the embedding model {settings.embedder}"):

@@ -23,9 +23,9 @@ from rich.progress import Progress
 
 from cartwise.catalog.ingest import ReaderOptions, RowError, read_catalog
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Embedder, Matrix
+from cartwise.embedding.cache import CachedEmbedder, cache_path
 from cartwise.errors import InvalidInput
-from cartwise.recall.embedders.base import Embedder, Matrix
-from cartwise.recall.embedders.cache import CachedEmbedder, cache_path
 from cartwise.settings import Settings
 
 THROUGHPUT_SAMPLE = 256

@@ -27,8 +27,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.base import Embedder
-from cartwise.recall.embedders.memo import QueryMemo
+from cartwise.embedding.base import Embedder
+from cartwise.embedding.memo import QueryMemo
 from cartwise.recall.service import RecallService, SearchMode
 from cartwise.settings import Settings
 

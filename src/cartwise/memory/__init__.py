@@ -6,9 +6,9 @@ backend modules are imported only when selected.
 
 from __future__ import annotations
 
+from cartwise.embedding.base import Embedder
 from cartwise.memory.session_state import SessionPatch, SessionPrefState, SessionStore
 from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredPreference
-from cartwise.recall.embedders.base import Embedder
 from cartwise.settings import Settings
 
 __all__ = [

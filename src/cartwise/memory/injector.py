@@ -28,6 +28,7 @@ from cartwise.memory.store import (
     ScoredPreference,
 )
 from cartwise.settings import Settings
+from cartwise.text import CJK_CHAR
 
 __all__ = [
     "PreferenceContext",
@@ -46,7 +47,6 @@ keyword_fallbacks: Counter[str] = Counter()
 """Dislikes filtered by their whole phrase because they had no keywords, by category.
 Each one is a polarity or keyword mistake waiting to be looked at."""
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _SYMBOL = re.compile(r"[^\w\s]", re.UNICODE)
 
@@ -58,8 +58,8 @@ def count_tokens(text: str) -> int:
     cannot do, so this is an estimate: each CJK character ~1 token, each other word ~1.3
     tokens, each punctuation symbol 1 token. It is stable, which is what the size budget
     and the benchmark need."""
-    cjk = len(_CJK.findall(text))
-    words = len(_WORD.findall(_CJK.sub(" ", text)))
+    cjk = len(CJK_CHAR.findall(text))
+    words = len(_WORD.findall(CJK_CHAR.sub(" ", text)))
     symbols = len(_SYMBOL.findall(text))
     return math.ceil(cjk + 1.3 * words + symbols)
 

@@ -204,8 +204,8 @@ class ScoredPreference(BaseModel):
     """Cosine similarity between the query and the entry's stored vector."""
     in_scope: bool | None = True
     """Global entries: True. Domain-scoped entries: whether the query is about the entry's
-    domain (`cartwise.memory.scope`); None when that domain could not be placed, and then
-    `score` against a threshold decides."""
+    domain (`cartwise.catalog.domain_classifier`); None when that domain could not be placed,
+    and then `score` against a threshold decides."""
 
     def applies(self, threshold: float) -> bool:
         """Whether the entry applies to the query it was scored against."""

@@ -30,8 +30,8 @@ import numpy as np
 from cartwise.catalog.product import Product
 from cartwise.log import logger
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.text import HAN_RUN
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
 _LETTER_DIGIT_SPLIT = re.compile(r"[a-z]+|[0-9]+")
 _HAS_LETTER = re.compile(r"[a-z]")
@@ -110,12 +110,12 @@ def tokenize(text: str) -> list[str]:
     """Tokens for BM25: see the module docstring."""
     lowered = text.lower()
     tokens: list[str] = []
-    for run in _CJK_RUN.findall(lowered):
+    for run in HAN_RUN.findall(lowered):
         tokens.extend(_jieba_words(run))
         tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
         if len(run) == 1:
             tokens.append(run)
-    for word in _LATIN_TOKEN.findall(_CJK_RUN.sub(" ", lowered)):
+    for word in _LATIN_TOKEN.findall(HAN_RUN.sub(" ", lowered)):
         if word in _STOPWORDS:
             continue
         tokens.append(word)

@@ -15,14 +15,14 @@ a shopper who types a model number wants that model, not its nearest neighbours.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
-from cartwise.recall.embedders.base import Embedder, Matrix, normalize_vector
 from cartwise.recall.indexes import create_index
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
@@ -62,6 +62,27 @@ class SearchResponse(BaseModel):
     personalization: bool
     """True when a like-only profile produced a user vector that shaped the request."""
     results: list[SearchHit] = Field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented shape of `cartwise search --json` and `GET /api/search`."""
+        return {
+            "personalization": "active" if self.personalization else "inactive",
+            "results": [
+                {
+                    "platform": hit.product.platform,
+                    "item_id": hit.product.item_id,
+                    "title": hit.product.title,
+                    "brand": hit.product.brand,
+                    "price": hit.product.price,
+                    "currency": hit.product.currency,
+                    "price_base": hit.product.price_base,
+                    "score": round(hit.score, 6),
+                    "score_query": round(hit.score_query, 6),
+                    "score_user": round(hit.score_user, 6),
+                }
+                for hit in self.results
+            ],
+        }
 
 
 class RecallService:

@@ -23,7 +23,7 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 
-from cartwise.errors import InvalidPreference
+from cartwise.errors import CartwiseError, InvalidPreference
 from cartwise.log import logger
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry
@@ -55,7 +55,7 @@ LOGGABLE_LOCATION = re.compile(r"[a-z_]{1,32}|\d{1,4}")
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 
 
-class LLMFailure(Exception):
+class LLMFailure(CartwiseError):
     """One failed LLM call, classified; the engine answers with the rules engine instead."""
 
     def __init__(self, reason: FallbackReason, detail: str) -> None:

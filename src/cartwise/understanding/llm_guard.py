@@ -1,6 +1,6 @@
 """Cross-checks of an LLM answer against the rules engine's reading of the same message.
 
-The known failure (seed M7.5, BRIEF §4): a model labels "不要X" a *like*; X then bypasses
+The failure models are known for: a model labels "不要X" ("no X") a *like*; X then bypasses
 the hard filter and enters the user vector. The rules engine's negation scopes are exact,
 so when it saw a slug inside a negation and the model said like, the entry is corrected to
 a dislike. The other guards:
@@ -24,7 +24,8 @@ from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength,
 from cartwise.understanding.base import CuratorOutput, PlannerOutput, StatedPreference
 
 SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
-# A complaint about price or stock is about that one item, never about its brand (BRIEF §3).
+# A complaint about price or stock is about that one item, never about its brand: "too
+# expensive" must not become a standing dislike of the brand.
 PRICE_OR_STOCK_CUE = re.compile(
     r"超预算|超出预算|太贵|贵了|价格太高|缺货|没货|over (?:my |the )?budget|too expensive|"
     r"too pricey|out of stock|sold out",

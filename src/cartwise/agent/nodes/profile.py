@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from langgraph.runtime import Runtime
 
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.agent.terms import fold, slug_terms
+from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import Polarity, PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.text import fold
 from cartwise.understanding.base import PlannerOutput, StatedPreference
 
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from cartwise.agent.context import user_profile
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
-from cartwise.recall.item_search import search_platforms
+from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import SearchResponse
 
 SEARCH_NODE = "search"

@@ -11,7 +11,6 @@ from starlette.concurrency import run_in_threadpool
 
 from cartwise.api.deps import AgentDepsDep, CurrentUser, SettingsDep
 from cartwise.api.openapi import responses
-from cartwise.commands.search import response_json
 from cartwise.memory.injector import build_user_profile
 from cartwise.recall.indexes.base import SearchFilters
 
@@ -37,6 +36,6 @@ async def search(
         )
         filters = SearchFilters(platforms=platform) if platform else None
         response = deps.recall.search(q, k=k, filters=filters, profile=profile or None)
-        return response_json(response)
+        return response.as_json()
 
     return await run_in_threadpool(run)

@@ -16,17 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import ValidationError
 
+from cartwise.catalog.domain_classifier import DomainClassifier
+from cartwise.embedding.base import Embedder, Vector
+from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
-from cartwise.memory.scope import DomainScope
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, ScoredPreference
-from cartwise.recall.embedders.base import Embedder, Vector
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
 MAX_USER_CHARS = 128
-QUERY_CACHE_SIZE = 256
 PARSE_CACHE_SIZE = 16_384
 
 
@@ -93,7 +93,7 @@ def dump_session(state: SessionPrefState) -> str:
     return state.model_dump_json(exclude={"constraints": {"__all__": {"key"}}})
 
 
-class CorruptRow(ValueError):
+class CorruptRow(CartwiseError):
     """A stored row that no longer validates (found and repaired by `memory doctor`)."""
 
 
@@ -139,9 +139,10 @@ class VectorRanking(ABC):
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         # One turn asks for the block, the profile and the exclude terms of the same query:
-        # embed it once, not three times (the query embedding is most of a read's cost).
-        self._embed_query = functools.lru_cache(maxsize=QUERY_CACHE_SIZE)(embedder.embed_query)
-        self._scope = DomainScope(embedder)
+        # embed it once, not three times (the query embedding is most of a read's cost). The
+        # agent hands in a QueryMemo already shared with recall; anyone else gets one here.
+        self._query_embedder = embedder if isinstance(embedder, QueryMemo) else QueryMemo(embedder)
+        self._domains = DomainClassifier(self._query_embedder)
 
     @abstractmethod
     def _vector_rows(self, user: str) -> list[VectorRow]:
@@ -175,9 +176,9 @@ class VectorRanking(ABC):
                 row.vector = vector
             self._store_vectors(user, list(zip(stale, fresh, strict=True)))
         matrix = np.stack([row.vector for row in rows if row.vector is not None])
-        query_vector = self._embed_query(query)
+        query_vector = self._query_embedder.embed_query(query)
         scores = matrix @ query_vector
-        domain_scores = self._scope.query_domains(query_vector)
+        domain_scores = self._domains.scores(query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
         # model_construct: the fields come from already-validated values, and validating
         # 1,000 wrappers per read was a measurable share of the injector's latency.
@@ -185,7 +186,7 @@ class VectorRanking(ABC):
             ScoredPreference.model_construct(
                 entry=rows[i].entry,
                 score=float(scores[i]),
-                in_scope=self._scope.in_scope(rows[i].entry.domain, domain_scores)
+                in_scope=self._domains.in_domain(rows[i].entry.domain, domain_scores)
                 if rows[i].entry.domain
                 else True,
             )

@@ -27,6 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 from redis.retry import Retry
 
+from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
@@ -51,7 +52,6 @@ from cartwise.memory.session_state import (
     apply_patch,
 )
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders.base import Embedder, Vector
 
 # Contention only delays a writer (each failed attempt means another writer committed), so
 # the bound is there to turn a pathological storm into an error instead of a hang.

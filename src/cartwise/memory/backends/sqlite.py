@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
@@ -40,7 +41,6 @@ from cartwise.memory.session_state import (
     apply_patch,
 )
 from cartwise.memory.store import PreferenceEntry
-from cartwise.recall.embedders.base import Embedder, Vector
 
 BUSY_TIMEOUT_MS = 30_000
 

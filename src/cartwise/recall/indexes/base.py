@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.base import Matrix, Vector
+from cartwise.embedding.base import Matrix, Vector
 
 
 class SearchFilters(BaseModel):

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Matrix, Vector
 from cartwise.errors import ConfigurationError, StoreUnavailable
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Matrix, Vector
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
 from cartwise.recall.indexes.table import ProductTable, top_k_rows
 

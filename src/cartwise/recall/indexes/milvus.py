@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Matrix, Vector
 from cartwise.errors import ConfigurationError, InvalidInput, StoreUnavailable
 from cartwise.log import logger
-from cartwise.recall.embedders.base import Matrix, Vector
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
 
 _INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus]'"

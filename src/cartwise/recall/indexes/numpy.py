@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from cartwise.catalog.product import Product
-from cartwise.recall.embedders.base import Matrix, Vector
+from cartwise.embedding.base import Matrix, Vector
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
 from cartwise.recall.indexes.table import ProductTable, top_k_rows
 

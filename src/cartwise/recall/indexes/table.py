@@ -14,8 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Matrix
 from cartwise.errors import InvalidInput
-from cartwise.recall.embedders.base import Matrix
 from cartwise.recall.indexes.base import SearchFilters
 
 BoolMask = npt.NDArray[np.bool_]

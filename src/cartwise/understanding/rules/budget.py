@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cartwise.text import has_han
 from cartwise.understanding.rules.numbers import (
     NUMBER_PATTERN,
     ZH_APPROX_RANGE,
@@ -186,7 +187,7 @@ def _accept(kind: str, hit: re.Match[str], text: str) -> bool:
             return False
         return bool(_has_currency(hit, "a", "b") or money_context or max(amount, second) >= 20)
     if kind == "min" or kind == "around":
-        return bool(_has_currency(hit, "a") or money_context or re.search(r"[\u4e00-\u9fff]", text))
+        return bool(_has_currency(hit, "a") or money_context or has_han(text))
     return True
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.text import han_runs, has_han
 from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
@@ -35,7 +36,6 @@ from cartwise.understanding.rules.numbers import format_amount, parse_amount
 from cartwise.understanding.rules.open_objects import free_dislikes
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 
 
@@ -53,7 +53,6 @@ HEAD_CHARACTER_DOMAINS = {
     **dict.fromkeys("柜桌椅凳锅壶杯桶", "home"),
     "霜": "beauty",
 }
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _noun_domain(matches: list[Match], text: str) -> str:
@@ -61,7 +60,7 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     specific = [slug for surface, slug in domains if surface not in RECIPIENT_NOUNS]
     if specific or domains:
         return (specific or [slug for _, slug in domains])[0]
-    for run in _CJK_RUN.findall(text):
+    for run in han_runs(text):
         head = run.rstrip("的了吗呢吧啊")[-1:]
         if head in HEAD_CHARACTER_DOMAINS:
             return HEAD_CHARACTER_DOMAINS[head]
@@ -70,7 +69,7 @@ def _noun_domain(matches: list[Match], text: str) -> str:
 
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
-    return "zh" if _CJK.search(text) else "en"
+    return "zh" if has_han(text) else "en"
 
 
 class RulesPlanner:

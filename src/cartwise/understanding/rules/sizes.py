@@ -1,39 +1,30 @@
 """Sizes → the slot `size`: 42码, 尺码42, 穿42的鞋, size 10, XL, M号, 大码.
 
-Decisions: letter sizes are upper case ("XL"); 2XL/3XL become XXL/XXXL; numbers keep their
-half sizes ("7.5"). Word sizes come from the lexicon: 大码/大号 → XL (in Chinese shops
-"大码" means the plus range, which starts at XL), 加大码 → XXL, 中码 → M, 小码 → S,
-均码 → one-size. English "large/medium/small" count only next to "size".
+Values come out in the canonical form of `cartwise.catalog.sizes` (letter sizes upper case,
+2XL/3XL as XXL/XXXL, numbers with their half sizes), the form listings are compared in.
+Word sizes come from the lexicon: 大码/大号 → XL (in Chinese shops "大码" means the plus
+range, which starts at XL), 加大码 → XXL, 中码 → M, 小码 → S, 均码 → one-size. English "large/medium/small" count only next to "size".
 """
 
 from __future__ import annotations
 
 import re
 
+from cartwise.catalog.sizes import LETTER_SIZES, WORD_SIZES, canonical_size
 from cartwise.understanding.rules.lexicon import Match
 
-_LETTER = r"xxxs|xxs|xs|s|m|l|xl|xxl|xxxl|[2-5]xl"
 _NUMBER = r"\d{1,2}(?:\.5)?"
-_WORD_SIZES = {
-    "small": "S",
-    "medium": "M",
-    "large": "L",
-    "x-large": "XL",
-    "extra large": "XL",
-    "extra-large": "XL",
-    "xx-large": "XXL",
-}
-_WORD = "|".join(sorted(map(re.escape, _WORD_SIZES), key=len, reverse=True))
+_WORD = "|".join(sorted(map(re.escape, WORD_SIZES), key=len, reverse=True))
 
 PATTERNS: list[re.Pattern[str]] = [
     re.compile(
-        rf"(?:尺码|鞋码|码数)\s?(?:是|为|要|:|：)?\s?(?P<v>{_NUMBER}|{_LETTER})(?![\d a-z])"
+        rf"(?:尺码|鞋码|码数)\s?(?:是|为|要|:|：)?\s?(?P<v>{_NUMBER}|{LETTER_SIZES})(?![\d a-z])"
     ),
     re.compile(rf"(?<![\d.a-z月])(?P<v>{_NUMBER})\s?(?:码|号)(?!\d)"),
-    re.compile(rf"(?<![a-z])(?P<v>{_LETTER})\s?(?:码|号)"),
-    re.compile(rf"穿\s?(?P<v>{_NUMBER}|{_LETTER})(?![\d.])"),
+    re.compile(rf"(?<![a-z])(?P<v>{LETTER_SIZES})\s?(?:码|号)"),
+    re.compile(rf"穿\s?(?P<v>{_NUMBER}|{LETTER_SIZES})(?![\d.])"),
     re.compile(
-        rf"\bsize\s?(?:is\s|of\s|:\s?)?(?:us\s|eu\s|uk\s)?(?P<v>{_NUMBER}|{_LETTER}|{_WORD})(?![\da-z])"
+        rf"\bsize\s?(?:is\s|of\s|:\s?)?(?:us\s|eu\s|uk\s)?(?P<v>{_NUMBER}|{LETTER_SIZES}|{_WORD})(?![\da-z])"
     ),
     re.compile(rf"\b(?:eu|us|uk)\s?(?P<v>{_NUMBER})\b(?!\s?(?:dollars?|\$))"),
     re.compile(rf"\b(?P<v>{_WORD})[\s-]size\b"),
@@ -43,19 +34,8 @@ SHOE_SIZE_BARE = re.compile(r"(?<![\d.])(?P<v>3[4-9]|4[0-8])(?:\.5)?\s?的")
 ANSWER_ONLY = re.compile(
     r"^\s*(?:(?:usually|normally|i wear|i'?m|i am|my size is|it'?s|a|an|about|around)\s+|"
     r"size\s?|一般穿|平时穿|我穿|穿|一般|大概)*"
-    rf"(?P<v>{_NUMBER}|{_LETTER}|{_WORD})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
+    rf"(?P<v>{_NUMBER}|{LETTER_SIZES}|{_WORD})\s?(?:码|号|的|吧|就行|谢谢)?\s*[。.!！]?\s*$"
 )
-
-
-def normalize_size(raw: str) -> str:
-    value = raw.strip().lower()
-    if value in _WORD_SIZES:
-        return _WORD_SIZES[value]
-    if re.fullmatch(r"[2-5]xl", value):
-        return "X" * int(value[0]) + "L"
-    if re.fullmatch(_LETTER, value):
-        return value.upper()
-    return value
 
 
 def parse_size(
@@ -66,7 +46,7 @@ def parse_size(
     for pattern in PATTERNS:
         hit = pattern.search(lowered)
         if hit:
-            return normalize_size(hit.group("v")), [hit.span()]
+            return canonical_size(hit.group("v")), [hit.span()]
     for match in matches:
         term = match.first("size")
         if term is not None:
@@ -81,4 +61,4 @@ def parse_size(
 def parse_size_answer(text: str) -> str | None:
     """A message that is nothing but a size ("42", "42码", "size 10", "XL")."""
     hit = ANSWER_ONLY.match(text.lower())
-    return normalize_size(hit.group("v")) if hit else None
+    return canonical_size(hit.group("v")) if hit else None

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cartwise.recall.embedders.cache import CachedEmbedder
-from cartwise.recall.embedders.hashing import HashingEmbedder
+from cartwise.embedding.cache import CachedEmbedder
+from cartwise.embedding.hashing import HashingEmbedder
 from tests.doubles import CountingEmbedder
 
 

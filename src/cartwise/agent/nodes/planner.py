@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import re
 
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
+from cartwise.text import has_han
 from cartwise.understanding.base import Language, PlannerOutput
-
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str:
@@ -28,7 +26,7 @@ def answer_language(message: str, session: SessionPrefState, detected: Language)
     language detection on digits alone is a guess."""
     if any(ch.isalpha() for ch in message) or not session.open_questions:
         return detected
-    return "zh" if _CJK.search(session.open_questions[-1]) else "en"
+    return "zh" if has_han(session.open_questions[-1]) else "en"
 
 
 async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:

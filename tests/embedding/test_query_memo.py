@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from cartwise.recall.embedders.base import Matrix, Vector
-from cartwise.recall.embedders.hashing import HashingEmbedder
-from cartwise.recall.embedders.memo import QueryMemo
+from cartwise.embedding.base import Matrix, Vector
+from cartwise.embedding.hashing import HashingEmbedder
+from cartwise.embedding.memo import QueryMemo
 
 
 class SlowCounting:

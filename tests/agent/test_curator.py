@@ -7,7 +7,7 @@ import pytest
 
 from cartwise.agent.clarification import question_for
 from cartwise.agent.context import record_rejection, turn_context
-from cartwise.agent.nodes.remember import plan_writes
+from cartwise.agent.nodes.curator import plan_writes
 from cartwise.agent.state import TurnState
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState

@@ -3,30 +3,26 @@ whether to ask for a missing slot."""
 
 from __future__ import annotations
 
-import re
-
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
-from cartwise.agent.context import user_profile
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
-from cartwise.recall.item_search import search_platforms
+from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.settings import Settings
+from cartwise.text import has_han
 from cartwise.understanding.base import Language
-
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
     """How to name a preference to the shopper: a Chinese keyword in a Chinese reply,
     the slug's words otherwise."""
     if language == "zh":
-        chinese = next((k for k in keywords if _CJK.search(k)), "")
+        chinese = next((k for k in keywords if has_han(k)), "")
         if chinese:
             return chinese
     return slug.replace("-", " ")

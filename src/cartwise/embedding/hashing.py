@@ -10,9 +10,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cartwise.recall.embedders.base import Matrix, Vector, normalize_vector
+from cartwise.embedding.base import Matrix, Vector, normalize_vector
+from cartwise.text import HAN
 
-_TOKEN = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
+_TOKEN = re.compile(f"[a-z0-9]+|[{HAN}]")
 
 
 class HashingEmbedder:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cartwise.embedding.base import Embedder, Matrix, Vector
 from cartwise.errors import StoreUnavailable
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
 
 _LOOKUP_CHUNK = 500  # SQLite limits the number of bound parameters per statement
 _STORE_CHUNK = 256

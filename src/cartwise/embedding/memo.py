@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future
 
-from cartwise.recall.embedders.base import Embedder, Matrix, Vector
+from cartwise.embedding.base import Embedder, Matrix, Vector
 
 QUERY_MEMO_SIZE = 256
 

@@ -13,8 +13,8 @@ from typing import Any, cast
 import httpx
 import numpy as np
 
+from cartwise.embedding.base import Matrix, Vector, normalize_rows
 from cartwise.errors import EmbeddingError, StoreUnavailable
-from cartwise.recall.embedders.base import Matrix, Vector, normalize_rows
 
 DEFAULT_BATCH = 64
 DEFAULT_TIMEOUT_SECONDS = 30.0

@@ -1,0 +1,43 @@
+"""Text facts every layer shares: which script a text is written in, and how to fold text
+for comparison (width and case).
+
+Chinese has no spaces between words, so code that tokenizes, labels or detects language
+must know which characters are Han; these ranges are the one definition of that.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""Chinese characters: CJK Unified Ideographs, Extension A and the compatibility block
+(a regex character-class body)."""
+CJK = "\u3040-\u30ff\uac00-\ud7af" + HAN
+"""Han plus Japanese kana and Korean hangul: the scripts written without word spaces."""
+
+HAN_CHAR = re.compile(f"[{HAN}]")
+HAN_RUN = re.compile(f"[{HAN}]+")
+CJK_CHAR = re.compile(f"[{CJK}]")
+
+
+def has_han(text: str) -> bool:
+    """Whether any Chinese character occurs (mixed "我要买 Sony 耳机" counts)."""
+    return HAN_CHAR.search(text) is not None
+
+
+def han_runs(text: str) -> list[str]:
+    """The maximal runs of Chinese characters, in order."""
+    return HAN_RUN.findall(text)
+
+
+def narrow(text: str) -> str:
+    """NFKC: full-width letters, digits and punctuation become their ASCII forms
+    ("ＸＬ" → "XL", "４２" → "42")."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def fold(text: str) -> str:
+    """Width-narrowed, case-folded, whitespace runs collapsed: the form two texts are
+    compared in."""
+    return " ".join(narrow(text).casefold().split())
