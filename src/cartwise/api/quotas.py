@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import SessionStore
-from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredPreference
+from cartwise.memory.store import SELF, PreferenceEntry, PreferenceStore, ScoredPreference
 
 
 class QuotaExceeded(CartwiseError):
@@ -34,9 +34,12 @@ class CappedPreferences:
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
     ) -> PreferenceEntry:
-        if self._store.get(user, entry.dedup_key) is None:
-            kept = {e.dedup_key for e in self._store.list(user)}
-            retired = kept & {*supersede, entry.opposite_key}
+        recipient = entry.recipient
+        if self._store.get(user, entry.dedup_key, recipient=recipient) is None:
+            # The cap counts every namespace (the shopper's and each recipient's): keys are
+            # only unique within one, so they are counted as (recipient, key) pairs.
+            kept = {(e.recipient, e.dedup_key) for e in self._store.list(user)}
+            retired = kept & {(recipient, key) for key in (*supersede, entry.opposite_key)}
             if len(kept) - len(retired) >= self._cap:
                 raise QuotaExceeded(
                     "preferences", self._cap, "delete some under Memory before adding more"
@@ -45,25 +48,33 @@ class CappedPreferences:
 
     # Every other call reads or removes, which a cap never limits.
 
-    def supersede(self, user: str, keys: Sequence[str]) -> int:
-        return self._store.supersede(user, keys)
+    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+        return self._store.supersede(user, keys, recipient=recipient)
 
-    def get(self, user: str, key: str) -> PreferenceEntry | None:
-        return self._store.get(user, key)
+    def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
+        return self._store.get(user, key, recipient=recipient)
 
-    def list(self, user: str) -> builtins.list[PreferenceEntry]:
-        return self._store.list(user)
+    def list(self, user: str, *, recipient: str | None = None) -> builtins.list[PreferenceEntry]:
+        return self._store.list(user, recipient=recipient)
 
-    def delete(self, user: str, key: str) -> bool:
-        return self._store.delete(user, key)
+    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool:
+        return self._store.delete(user, key, recipient=recipient)
 
-    def rank_relevant(self, user: str, query: str, k: int) -> builtins.list[ScoredPreference]:
-        return self._store.rank_relevant(user, query, k)
+    def rank_relevant(
+        self, user: str, query: str, k: int, *, recipient: str = SELF
+    ) -> builtins.list[ScoredPreference]:
+        return self._store.rank_relevant(user, query, k, recipient=recipient)
 
     def read_relevant(
-        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
+        self,
+        user: str,
+        query: str,
+        *,
+        recipient: str = SELF,
+        k: int = 8,
+        threshold: float = 0.8,
     ) -> builtins.list[PreferenceEntry]:
-        return self._store.read_relevant(user, query, k=k, threshold=threshold)
+        return self._store.read_relevant(user, query, recipient=recipient, k=k, threshold=threshold)
 
     def close(self) -> None:
         self._store.close()
