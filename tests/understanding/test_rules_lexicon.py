@@ -58,19 +58,44 @@ def test_chinese_and_english_forms_meet_in_one_slug(chinese: str, english: str, 
         ("耳机", "electronics"),
         ("夹克", "clothing"),
         ("跑鞋", "shoes"),
-        ("沙发", "home"),
+        ("沙发", "furniture"),
+        ("书架", "furniture"),
+        ("雨衣", "outdoor"),
+        ("保温杯", "kitchen"),
+        ("电饭煲", "appliances"),
+        ("枕头", "home"),
         ("口红", "beauty"),
         ("零食", "food"),
         ("瑜伽垫", "sports"),
         ("奶瓶", "baby"),
         ("sweaters", "clothing"),
-        ("mattresses", "home"),
+        ("mattresses", "furniture"),
     ],
 )
 def test_product_nouns_map_to_domains(noun: str, domain: str) -> None:
     (match,) = load_lexicon().scan(noun)
     assert match.first("domain") is not None
     assert match.first("domain").slug == domain  # type: ignore[union-attr]
+
+
+def test_a_noun_that_names_a_carried_type_maps_to_that_types_domain() -> None:
+    """The planner's domain filter must find the catalog's products: "书架" is furniture in
+    both, not home in one and furniture in the other."""
+    from importlib import resources
+
+    import yaml
+
+    from cartwise.catalog.taxonomy import product_types
+
+    owner = {name.casefold(): kind for kind in product_types() for name in kind.names}
+    text = resources.files("cartwise.understanding.rules").joinpath("data/lexicon.yml")
+    checked = 0
+    for domain, nouns in yaml.safe_load(text.read_text(encoding="utf-8"))["domains"].items():
+        for noun in map(str, nouns):
+            if kind := owner.get(noun.casefold()):
+                checked += 1
+                assert kind.domain.value == domain, (noun, kind.slug)
+    assert checked >= 100
 
 
 def test_longest_form_wins() -> None:
