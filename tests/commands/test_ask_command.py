@@ -20,11 +20,11 @@ from tests.agent.conftest import small_catalog
 
 TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "rejected",
-    "questions", "memory", "timings",
+    "questions", "dialogue", "memory", "timings",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
-    "image_url", "rating", "score", "score_query", "score_user", "why",
+    "image_url", "rating", "score", "score_query", "score_user", "why", "offers",
 }  # fmt: skip
 
 
@@ -118,11 +118,15 @@ def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
 
 
 def test_docs_list_exactly_the_turn_result_and_product_fields() -> None:
-    from cartwise.agent.result import ProductOut, TurnResult
+    from cartwise.agent.result import DialogueOut, ProductOut, TurnResult
+    from cartwise.memory.session_state import ActiveSearch
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "ask.md").read_text(encoding="utf-8")
-    tables = docs.split("Each product:")
+    headings = r"^(?:Each product:|The `dialogue` object:|The active search:)$"
+    tables = re.split(headings, docs, flags=re.MULTILINE)
     documented = [re.findall(r"^\| `(\w+)` \|", part, flags=re.MULTILINE) for part in tables]
     assert documented[0] == list(TurnResult.model_fields)
     assert documented[1] == list(ProductOut.model_fields)
+    assert documented[2] == list(DialogueOut.model_fields)
+    assert documented[3] == list(ActiveSearch.model_fields)
     assert set(documented[0]) == TURN_FIELDS and set(documented[1]) == PRODUCT_FIELDS

@@ -17,13 +17,19 @@ def index_name(dim: int, embedder_name: str = "") -> str:
 
 
 def create_index(settings: Settings, dim: int, *, embedder_name: str = "") -> ProductIndex:
-    """The index `settings.index_backend` names: embedded FAISS (default) or Milvus."""
+    """The index `settings.index_backend` names: embedded FAISS (default) or Milvus. A FAISS
+    catalog of `ann_min_products` or more stored products opens as the approximate index."""
     name = index_name(dim, embedder_name)
     if settings.index_backend == "milvus":
         from cartwise.recall.indexes.milvus import MilvusIndex
 
         uri = settings.milvus_uri or str(settings.home / "milvus.db")
         return MilvusIndex(uri, dim, collection=f"products_{name}")
-    from cartwise.recall.indexes.faiss import FaissIndex
+    from cartwise.recall.indexes.faiss import FaissIndex, stored_products
 
-    return FaissIndex(settings.home / "index" / name, dim)
+    directory = settings.home / "index" / name
+    if stored_products(directory) >= settings.ann_min_products:
+        from cartwise.recall.indexes.faiss_ivf import FaissIvfIndex
+
+        return FaissIvfIndex(directory, dim)
+    return FaissIndex(directory, dim)
