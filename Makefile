@@ -38,6 +38,7 @@ bench: setup system-deps
 	scripts/with-redis.sh $(BIN)/python -m benchmarks
 
 demo-catalog: setup
+	$(BIN)/python scripts/gen_catalog_doc.py
 	$(BIN)/python scripts/generate_demo_catalog.py
 	$(BIN)/python scripts/export_demo_vectors.py
 

@@ -18,9 +18,13 @@ FACES = {
         "Domain",
         "DomainClassifier",
         "Product",
+        "ProductType",
         "canonical_size",
         "infer_domain",
+        "product_type",
+        "product_types",
         "same_size",
+        "types_named_in",
     ],
     "cartwise.recall": [
         "RecallService",

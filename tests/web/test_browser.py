@@ -415,3 +415,38 @@ def test_the_memory_panel_groups_and_edits_by_recipient(
     expect(memory_chip(page, "dislike:material::plastic")).to_have_attribute(
         "data-recipient", "self"
     )
+
+
+def expect_pictures_and_links(turn: Locator, product_type: str) -> None:
+    """Every card shows a drawn pictogram that loaded and links to a platform search page;
+    the best card is of the requested type."""
+    cards = turn.locator(".card")
+    expect(cards.first).to_be_visible()
+    expect(cards.first.locator("img.card-image")).to_have_attribute(
+        "src", re.compile(rf"^/images/{product_type}/[a-z]+\.svg$")
+    )
+    for card in cards.all():
+        image = card.locator("img.card-image")
+        expect(image).to_have_attribute("src", re.compile(r"^/images/\w+/[a-z]+\.svg$"))
+        image.scroll_into_view_if_needed()  # cards load their pictures lazily
+        width = image.evaluate(
+            "img => img.complete ? img.naturalWidth"
+            " : new Promise(done => { img.onload = img.onerror = () => done(img.naturalWidth) })"
+        )
+        assert width > 0, image.get_attribute("src")
+        expect(card.locator("a.card-link")).to_have_attribute("href", re.compile(r"^https://"))
+
+
+def test_cards_show_a_picture_and_a_link(
+    zh_page: Page, en_phone_page: Page, live_server: RunningServer
+) -> None:
+    register(zh_page, live_server)
+    shelves = ask(zh_page, "推荐一个书架")
+    expect_pictures_and_links(shelves, "bookshelf")
+    show_results(shelves)
+    screenshot(zh_page, "desktop-zh-cards-images")
+    register(en_phone_page, live_server)
+    raincoats = ask(en_phone_page, "a raincoat for my commute")
+    expect_pictures_and_links(raincoats, "raincoat")
+    show_results(raincoats)
+    screenshot(en_phone_page, "phone-en-cards-images")

@@ -162,7 +162,7 @@ def product_svg(type_slug: str, color: str) -> str:
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 160" width="160" height="160"'
         f' role="img" aria-label="{label} ({color})">'
-        '<rect width="160" height="160" rx="14" fill="#f1f3f5"/>'
+        '<rect width="160" height="160" rx="14" fill="#e3e7ec"/>'
         f'<g transform="translate(20 10)" stroke="{outline}" stroke-width="2"'
         ' stroke-linecap="round" stroke-linejoin="round">'
         f"{body}</g>"
