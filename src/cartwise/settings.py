@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Static, dated FX table: units of the base currency (CNY) per one unit of each currency.
@@ -44,6 +44,14 @@ class Settings(BaseSettings):
 
     redis_url: str = "redis://127.0.0.1:6379/0"
     """Redis connection URL, used when `store_backend` is `redis`."""
+
+    redis_timeout_seconds: float = Field(default=2.0, gt=0)
+    """Connect and socket timeout of one Redis call: a frozen Redis answers 503 after this,
+    instead of holding a worker thread."""
+
+    redis_max_connections: int = Field(default=32, ge=1)
+    """Connections in the Redis pool of one process; a request finding none free waits at
+    most REDIS_TIMEOUT_SECONDS."""
 
     session_ttl_hours: float = Field(default=24.0, gt=0)
     """Lifetime of a thread's session state P_t and its recent messages (float: tests use seconds)."""
@@ -116,11 +124,30 @@ class Settings(BaseSettings):
     OpenAI-compatible servers) or a forced tool call. A JSON object in the plain content
     is accepted either way."""
 
-    auth_secret: str = "change-me-in-production-cartwise-dev-secret"
-    """Secret that signs bearer tokens. Set a long random value in production."""
+    auth_secret: str = ""
+    """Secret that signs bearer tokens (at least 32 bytes). Empty: a random one is generated
+    on first start and kept in `<home>/auth_secret` (mode 0600). Required for a non-loopback
+    bind and for STORE_BACKEND=redis (replicas must share it)."""
 
     auth_token_minutes: int = Field(default=720, ge=1)
-    """Lifetime of an issued bearer token."""
+    """Maximum age of a bearer token (12 h): older tokens are refused whatever they claim."""
+
+    password_min_length: int = Field(default=8, ge=8, le=256)
+    """Shortest accepted new password (it also may not contain the username or be one of the
+    10,000 most common passwords)."""
+
+    password_hash_memory_kib: int = Field(default=19456, ge=1024)
+    """argon2id memory per hash in KiB (19 MiB: OWASP's baseline). Peak hashing memory is
+    this times PASSWORD_HASH_CONCURRENCY."""
+
+    password_hash_time_cost: int = Field(default=2, ge=1)
+    """argon2id passes per hash."""
+
+    password_hash_concurrency: int = Field(default=2, ge=1)
+    """Password hashes computed at once; further sign-ins wait for a slot."""
+
+    password_hash_queue_seconds: float = Field(default=2.0, gt=0)
+    """How long a sign-in waits for a hashing slot before it gets 503 + Retry-After."""
 
     max_message_chars: int = Field(default=2000, ge=1)
     """Longest accepted user message."""
@@ -132,13 +159,31 @@ class Settings(BaseSettings):
     """Most products one reply shows (picked round-robin across platforms)."""
 
     max_request_bytes: int = Field(default=65536, ge=1024)
-    """Largest accepted HTTP request body."""
+    """Largest accepted HTTP request body (except the AG-UI run, below)."""
+
+    max_agent_request_bytes: int = Field(default=2_097_152, ge=1024)
+    """Largest accepted AG-UI run body. AG-UI clients resend the whole conversation and state
+    every run; the server reads only the new user message (MAX_MESSAGE_CHARS), so this only
+    bounds the memory one request may take."""
 
     rate_limit_per_minute: int = Field(default=60, ge=1)
     """Agent turns a user may start per minute."""
 
-    auth_attempts_per_minute: int = Field(default=10, ge=1)
-    """Sign-in attempts per username per minute (slows password guessing)."""
+    auth_attempts_per_minute: int = Field(default=20, ge=1)
+    """Sign-in attempts per client address per minute, whatever the usernames."""
+
+    auth_failures_per_user_address: str = "5/minute;20/hour"
+    """Failed sign-ins for one username from one client address (`limits` notation; several
+    windows escalate the wait). The owner signing in from another address is unaffected."""
+
+    register_per_hour: int = Field(default=10, ge=1)
+    """Accounts one client address may register per hour."""
+
+    max_preferences_per_user: int = Field(default=500, ge=1)
+    """Long-term preference entries one shopper may keep (a new one past it: 409)."""
+
+    max_threads_per_user: int = Field(default=100, ge=1)
+    """Live threads one shopper may keep (starting another past it: 409)."""
 
     host: str = "127.0.0.1"
     """Address `cartwise serve` binds to."""
@@ -148,6 +193,17 @@ class Settings(BaseSettings):
 
     log_personal_data: bool = False
     """Allow user text and preferences in logs (off: they are personal data)."""
+
+    @field_validator("auth_failures_per_user_address")
+    @classmethod
+    def _check_rate_limit_notation(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError as exc:
+            raise ValueError(f"not a rate limit such as '5/minute;20/hour': {exc}") from exc
+        return value
 
     @property
     def home(self) -> Path:

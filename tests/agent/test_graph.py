@@ -3,6 +3,7 @@ the profile computed once and visible in every parallel search, memory written w
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 from typing import Any
@@ -94,6 +95,24 @@ async def test_events_come_in_a_legal_order(make_deps: DepsFactory) -> None:
     assert recorder.events[-1].snapshot == result.snapshot()
     assert "reply" not in recorder.events[-1].snapshot
     assert set(result.timings) == {*STAGES, "total"}
+
+
+async def test_search_tool_results_carry_ids_and_scores_not_products(
+    make_deps: DepsFactory,
+) -> None:
+    """AG-UI clients resend every tool result with each later run: keep them small."""
+    deps = make_deps(ScriptedEngine({"no plastic headphones": PLASTIC_DISLIKE}))
+    recorder = Recorder()
+    await run_agent(deps, user="ann", thread="t1", message="no plastic headphones", emit=recorder)
+    names = {e.tool_call_id: e.tool_call_name for e in recorder.of(EventType.TOOL_CALL_START)}
+    searches = [
+        json.loads(e.content)
+        for e in recorder.of(EventType.TOOL_CALL_RESULT)
+        if names[e.tool_call_id].startswith("item_search:")
+    ]
+    assert searches and all(s["results"] for s in searches)
+    for search in searches:
+        assert all(set(hit) == {"item_id", "score"} for hit in search["results"])
 
 
 async def test_this_turns_dislike_filters_at_once_and_is_remembered(make_deps: DepsFactory) -> None:

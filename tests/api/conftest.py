@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -22,19 +20,19 @@ from cartwise.settings import Settings
 from tests.doubles import ScriptedAgent
 
 PASSWORD = "correct-horse-battery"
+TEST_SECRET = "test-secret-" + "x" * 40
+"""An explicit AUTH_SECRET, which replicas (STORE_BACKEND=redis) must have."""
 
 
-@pytest.fixture(autouse=True)
-def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real argon2, with the cost lowered: the default (64 MiB, 3 passes) takes ~0.5 s per
-    hash on a loaded CI box, and these tests hash two passwords per account."""
-    cheap = functools.partial(PasswordHasher, time_cost=1, memory_cost=1024, parallelism=1)
-    monkeypatch.setattr("cartwise.api.auth.PasswordHasher", cheap)
+CHEAP_HASHING = {"password_hash_memory_kib": 1024, "password_hash_time_cost": 1}
+"""Real argon2 with the cost lowered: these tests hash two passwords per account."""
 
 
 @pytest.fixture
 def api_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"rate_limit_per_minute": 1000})
+    return settings.model_copy(
+        update={"rate_limit_per_minute": 1000, "register_per_hour": 1000, **CHEAP_HASHING}
+    )
 
 
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
@@ -44,7 +42,9 @@ def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[A
     settings = api_settings
     if request.param == "redis":
         url = request.getfixturevalue("clean_redis")
-        settings = api_settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+        settings = api_settings.model_copy(
+            update={"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
+        )
     embedder = create_embedder(settings.embedder, settings)
     deps = AgentDeps(
         settings=settings,

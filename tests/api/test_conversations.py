@@ -23,7 +23,7 @@ from cartwise.memory import create_preference_store, create_session_store
 from cartwise.settings import Settings
 from cartwise.understanding import create_engine
 from tests.agent.conftest import DemoSlice, demo_slice  # noqa: F401 - the shared e5 slice
-from tests.api.conftest import run_input, signup
+from tests.api.conftest import CHEAP_HASHING, TEST_SECRET, run_input, signup
 from tests.api.sse import check_legal_order, parse_sse
 
 PLASTIC_WORDS = ("plastic", "塑料", "塑胶")
@@ -62,12 +62,14 @@ def served(
 
         url = request.getfixturevalue("redis_url")
         redis.Redis.from_url(url).flushdb()
-        overrides = {"store_backend": "redis", "redis_url": url}
+        overrides = {"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
         cartwise_home=tmp_path_factory.mktemp(f"conversations-{backend}"),
         embedder="e5:small",
         rate_limit_per_minute=1000,
+        register_per_hour=1000,  # every shopper of this module registers from one address
+        **CHEAP_HASHING,
         **overrides,
     )
     deps = AgentDeps(

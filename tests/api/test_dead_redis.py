@@ -4,18 +4,22 @@ every store-backed request is a 503 naming the URL — never a 500, nothing writ
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 import redis
 from fastapi.testclient import TestClient
 
 from cartwise.api.main import create_app
+from cartwise.api.server import serving_in_thread
 from cartwise.settings import Settings
-from tests.api.conftest import run_input, signup
+from tests.api.conftest import TEST_SECRET, run_input, signup
 from tests.doubles import ScriptedAgent
 
 
@@ -26,14 +30,17 @@ def unused_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_dead_redis_is_503_with_the_url(api_settings: Settings) -> None:
+def test_dead_redis_is_503_without_its_address(api_settings: Settings) -> None:
     url = f"redis://127.0.0.1:{unused_port()}/0"
-    settings = api_settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    settings = api_settings.model_copy(
+        update={"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
+    )
     with TestClient(create_app(settings)) as client:
         assert client.get("/healthz").status_code == 200
         ready = client.get("/readyz")
         assert ready.status_code == 503
-        assert url in ready.json()["checks"]["preferences"]
+        assert ready.json()["checks"]["preferences"] == "unavailable"
+        assert url not in ready.text
         headers = signup(client, "alice")
         memory_entry = {"polarity": "dislike", "category": "material", "slug": "plastic"}
         for response in (
@@ -46,7 +53,7 @@ def test_dead_redis_is_503_with_the_url(api_settings: Settings) -> None:
         ):
             assert response.status_code == 503, response.request.url
             assert response.headers["content-type"] == "application/json"
-            assert url in response.json()["detail"]
+            assert url not in response.text
     # Nothing fell back to the embedded stores behind the operator's back.
     assert not list(settings.home.glob("preferences*")) and not list(
         settings.home.glob("sessions*")
@@ -98,7 +105,9 @@ def test_redis_dying_under_a_running_server_is_503_then_recovers(
     api_settings: Settings, private_redis: PrivateRedis
 ) -> None:
     url = private_redis.url
-    settings = api_settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    settings = api_settings.model_copy(
+        update={"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
+    )
     private_redis.start()
     with TestClient(create_app(settings, runner=ScriptedAgent())) as client:
         headers = signup(client, "alice")
@@ -109,16 +118,75 @@ def test_redis_dying_under_a_running_server_is_503_then_recovers(
         private_redis.stop()
         ready = client.get("/readyz")
         assert ready.status_code == 503
-        assert url in ready.json()["checks"]["preferences"]
+        assert ready.json()["checks"]["preferences"] == "unavailable"
+        assert url not in ready.text
         for response in (
             client.get("/api/memory", headers=headers),
             client.get("/api/threads/t1", headers=headers),
             client.post("/api/agent", json=run_input("t1", "like metal"), headers=headers),
         ):
             assert response.status_code == 503
-            assert url in response.json()["detail"]
+            assert url not in response.text
 
         private_redis.start()
         # The same server reconnects by itself; this Redis keeps no data across restarts.
         assert client.get("/readyz").status_code == 200
         assert client.get("/api/memory", headers=headers).json() == []
+
+
+# A frozen Redis (SIGSTOP: connections accepted, nothing answered) must not tie up the
+# server: store calls give up after REDIS_TIMEOUT_SECONDS with a 503, `/healthz` answers at
+# once because it never touches Redis, `/readyz` reports it, and SIGCONT brings it back.
+FROZEN_TIMEOUT = 2.0
+FROZEN_WOOD = {"polarity": "like", "category": "material", "slug": "wood", "keywords": ["wood"]}
+
+
+@pytest.mark.redis
+def test_a_frozen_redis_costs_a_bounded_wait_and_never_blocks_liveness(
+    api_settings: Settings, private_redis: PrivateRedis
+) -> None:
+    private_redis.start()
+    settings = api_settings.model_copy(
+        update={
+            "store_backend": "redis",
+            "redis_url": private_redis.url,
+            "auth_secret": TEST_SECRET,
+            "redis_timeout_seconds": FROZEN_TIMEOUT,
+            "redis_max_connections": 4,
+        }
+    )
+    app = create_app(settings, runner=ScriptedAgent())
+    with serving_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        headers = signup(client, "alice")
+        assert client.post("/api/memory", json=FROZEN_WOOD, headers=headers).status_code == 201
+        assert private_redis.process is not None
+        private_redis.process.send_signal(signal.SIGSTOP)
+        try:
+
+            def read_memory(_: int) -> tuple[int, float]:
+                started = time.monotonic()
+                with httpx.Client(base_url=url, timeout=30) as own:
+                    status = own.get("/api/memory", headers=headers).status_code
+                return status, time.monotonic() - started
+
+            # More readers than pool connections: the extra ones wait for a connection
+            # at most FROZEN_TIMEOUT, then fail the same way.
+            with ThreadPoolExecutor(8) as pool:
+                pending = [pool.submit(read_memory, i) for i in range(8)]
+                started = time.monotonic()
+                liveness = client.get("/healthz")
+                liveness_seconds = time.monotonic() - started
+                reads = [future.result() for future in pending]
+            assert liveness.status_code == 200
+            assert liveness_seconds < FROZEN_TIMEOUT / 2, liveness_seconds
+            assert {status for status, _ in reads} == {503}
+            # Old behaviour: up to 9 s (three retries with backoff on a 5 s socket timeout).
+            assert max(seconds for _, seconds in reads) < 6 * FROZEN_TIMEOUT + 2, reads
+            ready = client.get("/readyz")
+            assert ready.status_code == 503
+            assert private_redis.url not in ready.text
+        finally:
+            private_redis.process.send_signal(signal.SIGCONT)
+        back = client.get("/api/memory", headers=headers)
+        assert back.status_code == 200
+        assert [e["slug"] for e in back.json()] == ["wood"]

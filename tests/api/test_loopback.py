@@ -33,7 +33,7 @@ def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> N
         assert [e["slug"] for e in memory] == ["wood"]
         too_big = client.post(
             "/api/agent",
-            content=b"x" * (api_settings.max_request_bytes + 10),
+            content=b"x" * (api_settings.max_agent_request_bytes + 10),
             headers={**headers, "Content-Type": "application/json"},
         )
         assert too_big.status_code == 413

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -111,3 +112,33 @@ def test_ensure_catalog_indexes_the_demo_once(
     assert report.platforms == sorted(DEMO_PLATFORMS)
     assert service.count() == report.ingested >= 3000
     assert ensure_catalog(settings, service, embedder, progress=False) is None
+
+
+def test_only_http_urls_survive_ingest(
+    settings: Settings, service: RecallService, embedder: CountingEmbedder, tmp_path: Path
+) -> None:
+    """A catalog's `javascript:` or `data:` link is dropped at ingest, never stored."""
+    source = tmp_path / "hostile.jsonl"
+    rows = [
+        ("x1", "javascript:alert(document.cookie)", "https://img.example/x1.jpg"),
+        ("x2", " JavaScript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>"),
+        ("x3", "https://shop.example/x3", "http://img.example/x3.jpg"),
+    ]
+    source.write_text(
+        "\n".join(
+            json.dumps(
+                {"platform": "native", "item_id": item, "title": f"lamp {item}", "price": 10, "currency": "CNY",
+                 "url": url, "image_url": image}
+            )
+            for item, url, image in rows
+        ),
+        encoding="utf-8",
+    )  # fmt: skip
+    report = ingest_file(
+        source, settings=settings, service=service, embedder=embedder, progress=False
+    )
+    assert report.ingested == 3
+    stored = {item: service.get(f"native:{item}") for item, _, _ in rows}
+    assert (stored["x1"].url, stored["x1"].image_url) == ("", "https://img.example/x1.jpg")  # type: ignore[union-attr]
+    assert (stored["x2"].url, stored["x2"].image_url) == ("", "")  # type: ignore[union-attr]
+    assert stored["x3"].url == "https://shop.example/x3"  # type: ignore[union-attr]

@@ -67,3 +67,23 @@ def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "extra_env", "names"),
+    [
+        (["--host", "0.0.0.0", "--port", "0"], {}, "0.0.0.0"),
+        (["--port", "0"], {"STORE_BACKEND": "redis"}, "STORE_BACKEND=redis"),
+    ],
+)
+def test_no_generated_secret_beyond_loopback_or_for_replicas(
+    tmp_path: Path, args: list[str], extra_env: dict[str, str], names: str
+) -> None:
+    env = env_for(tmp_path / "home", AUTH_SECRET="", **extra_env)
+    result = subprocess.run(
+        [CARTWISE, "serve", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "AUTH_SECRET must be set" in lines[0] and names in lines[0]
+    assert not (tmp_path / "home" / "auth_secret").exists()

@@ -31,6 +31,7 @@ from pydantic import BaseModel
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.run import validate_turn
 from cartwise.api.deps import ApiState
+from cartwise.api.errors import public_message
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.settings import Settings
@@ -89,7 +90,20 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
 
     try:
         while (event := await queue.get()) is not None:
-            yield encoder.encode(event)
+            try:
+                frame = encoder.encode(event)
+            except ValueError as exc:
+                # An event that cannot be serialized (e.g. text with a lone surrogate that
+                # slipped past input checks) must not cut the stream without an ending.
+                logger.error("cannot encode %s on thread %s", event.type, turn.thread, exc_info=exc)
+                yield encoder.encode(
+                    RunErrorEvent(
+                        message="internal error while answering; the turn was not completed",
+                        code="internal_error",
+                    )
+                )
+                return
+            yield frame
     except (asyncio.CancelledError, GeneratorExit):
         # The client went away. The turn is not cancelled (see _running_turns).
         state.metrics.disconnects.inc()
@@ -99,7 +113,9 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
     if error is None:
         yield encoder.encode(RunFinishedEvent(thread_id=turn.thread, run_id=turn.run_id))
     elif isinstance(error, CartwiseError):
-        yield encoder.encode(RunErrorEvent(message=str(error), code=type(error).__name__))
+        yield encoder.encode(
+            RunErrorEvent(message=public_message(error), code=type(error).__name__)
+        )
     else:
         yield encoder.encode(
             RunErrorEvent(

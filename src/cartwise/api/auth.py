@@ -1,123 +1,148 @@
-"""Accounts and bearer tokens.
+"""Sign-up, sign-in and bearer tokens, over an `AccountStore`.
 
-Accounts live in `<CARTWISE_HOME>/accounts.db` (one `users` table: username, argon2 hash —
-argon2 salts every hash itself). Tokens are HS256 JWTs signed with `settings.auth_secret`
-carrying `sub` (the username) and `exp`; pyjwt rejects expired or tampered ones.
+Tokens are HS256 JWTs signed with the resolved `AUTH_SECRET` (see `cartwise.api.secret`),
+carrying `sub` (the username), `aid` (the account's random id), `jti` (the token's own id),
+`iat` and `exp`. A token is accepted only when the signature, `exp` and `iat` hold, its age
+is within `auth_token_minutes`, the account with that name still has that id (so deleting an
+account revokes its tokens, and a re-registered name does not inherit them), and its `jti`
+was not revoked by a sign-out.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
+import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import jwt
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from cartwise.errors import CartwiseError, StoreUnavailable
+from cartwise.api.accounts import AccountStore, InvalidCredentials, UsernameTaken
+from cartwise.api.passwords import PasswordHasher, check_password_policy
 
 TOKEN_ALGORITHM = "HS256"
+CLOCK_SKEW = timedelta(seconds=30)
+"""Leeway for `iat`/`exp` between replicas whose clocks differ slightly."""
+
+BAD_SIGN_IN = "incorrect username or password"
 
 
-class UsernameTaken(CartwiseError):
-    """Registration with a username that already exists."""
+@dataclass(frozen=True)
+class TokenClaims:
+    """What a verified token says."""
 
-    def __init__(self, username: str) -> None:
-        self.username = username
-        super().__init__(f"username {username!r} is already taken")
-
-
-class InvalidCredentials(CartwiseError):
-    """A wrong username/password pair, or a bearer token that is expired or not ours."""
+    username: str
+    account_id: str
+    token_id: str
+    expires_at: datetime
 
 
-class AccountStore:
-    """Username → password hash, in SQLite. Safe across threads and processes (SQLite
-    serializes writers; the PRIMARY KEY makes a duplicate registration fail atomically)."""
-
-    def __init__(self, path: Path, *, hasher: PasswordHasher | None = None) -> None:
-        self._path = path
-        self._hasher = hasher or PasswordHasher()
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=10.0)
-            with self._db:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS users ("
-                    " username TEXT PRIMARY KEY, password_hash TEXT NOT NULL,"
-                    " created_at TEXT NOT NULL)"
-                )
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(str(path), str(exc)) from exc
-
-    def register(self, username: str, password: str) -> None:
-        """Create an account; `UsernameTaken` when the name exists."""
-        password_hash = self._hasher.hash(password)
-        try:
-            with self._lock, self._db:
-                self._db.execute(
-                    "INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, ?)",
-                    (username, password_hash, datetime.now(UTC).isoformat()),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise UsernameTaken(username) from exc
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(str(self._path), str(exc)) from exc
-
-    def authenticate(self, username: str, password: str) -> None:
-        """Return when the password matches; `InvalidCredentials` otherwise."""
-        try:
-            with self._lock:
-                row = self._db.execute(
-                    "SELECT password_hash FROM users WHERE username = ?", (username,)
-                ).fetchone()
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(str(self._path), str(exc)) from exc
-        if row is None:
-            # Hash anyway so an unknown username costs as long as a wrong password.
-            self._hasher.hash(password)
-            raise InvalidCredentials("incorrect username or password")
-        try:
-            self._hasher.verify(row[0], password)
-        except (VerifyMismatchError, VerificationError, InvalidHashError) as exc:
-            raise InvalidCredentials("incorrect username or password") from exc
-
-    def exists(self, username: str) -> bool:
-        try:
-            with self._lock:
-                row = self._db.execute(
-                    "SELECT 1 FROM users WHERE username = ?", (username,)
-                ).fetchone()
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(str(self._path), str(exc)) from exc
-        return row is not None
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-def issue_token(username: str, *, secret: str, minutes: int, now: datetime | None = None) -> str:
-    """A signed token for `username`, valid for `minutes`."""
+def issue_token(
+    username: str,
+    account_id: str,
+    *,
+    secret: str,
+    minutes: int,
+    now: datetime | None = None,
+) -> str:
+    """A signed token for the account, valid for `minutes`."""
     issued = now or datetime.now(UTC)
-    claims = {"sub": username, "iat": issued, "exp": issued + timedelta(minutes=minutes)}
+    claims = {
+        "sub": username,
+        "aid": account_id,
+        "jti": uuid.uuid4().hex,
+        "iat": issued,
+        "exp": issued + timedelta(minutes=minutes),
+    }
     return jwt.encode(claims, secret, algorithm=TOKEN_ALGORITHM)
 
 
-def verify_token(token: str, *, secret: str) -> str:
-    """The username a valid token was issued to; `InvalidCredentials` otherwise."""
+def decode_token(
+    token: str, *, secret: str, max_minutes: int, now: datetime | None = None
+) -> TokenClaims:
+    """The claims of a correctly signed, unexpired token no older than `max_minutes`;
+    `InvalidCredentials` otherwise. Revocation is checked by `Authenticator.verify`."""
     try:
         claims = jwt.decode(
-            token, secret, algorithms=[TOKEN_ALGORITHM], options={"require": ["sub", "exp"]}
+            token,
+            secret,
+            algorithms=[TOKEN_ALGORITHM],
+            options={"require": ["sub", "aid", "jti", "iat", "exp"]},
+            leeway=CLOCK_SKEW,
         )
     except jwt.ExpiredSignatureError as exc:
         raise InvalidCredentials("token expired; sign in again") from exc
     except jwt.InvalidTokenError as exc:
         raise InvalidCredentials("invalid token") from exc
-    subject = claims.get("sub")
-    if not isinstance(subject, str) or not subject:
+    fields = [claims.get(name) for name in ("sub", "aid", "jti")]
+    if not all(isinstance(value, str) and value for value in fields):
         raise InvalidCredentials("invalid token")
-    return subject
+    issued = datetime.fromtimestamp(float(claims["iat"]), UTC)
+    expires = datetime.fromtimestamp(float(claims["exp"]), UTC)
+    # A token minted with a longer lifetime than this server allows (an old setting, or a
+    # leaked secret used to mint long-lived tokens) stops at the maximum age anyway.
+    if (now or datetime.now(UTC)) - issued > timedelta(minutes=max_minutes) + CLOCK_SKEW:
+        raise InvalidCredentials("token expired; sign in again")
+    return TokenClaims(
+        username=str(fields[0]),
+        account_id=str(fields[1]),
+        token_id=str(fields[2]),
+        expires_at=expires,
+    )
+
+
+class Authenticator:
+    """Accounts, passwords and tokens together: what the auth routes call."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        hasher: PasswordHasher,
+        *,
+        secret: str,
+        token_minutes: int,
+        password_min_length: int,
+    ) -> None:
+        self.store = store
+        self._hasher = hasher
+        self._secret = secret
+        self.token_minutes = token_minutes
+        self._password_min_length = password_min_length
+
+    def register(self, username: str, password: str) -> None:
+        """Create an account; `WeakPassword` (422) or `UsernameTaken` (409) otherwise."""
+        check_password_policy(username, password, min_length=self._password_min_length)
+        if self.store.get(username) is not None:
+            # Checked before hashing too, so a taken name costs no hash.
+            raise UsernameTaken(username)
+        self.store.create(username, self._hasher.hash(password))
+
+    def sign_in(self, username: str, password: str) -> str:
+        """A new token when the password matches; `InvalidCredentials` otherwise."""
+        record = self.store.get(username)
+        if not self._hasher.verify(record.password_hash if record else None, password):
+            raise InvalidCredentials(BAD_SIGN_IN)
+        assert record is not None
+        if self._hasher.needs_rehash(record.password_hash):
+            self.store.set_password_hash(username, self._hasher.hash(password))
+        return issue_token(
+            username, record.account_id, secret=self._secret, minutes=self.token_minutes
+        )
+
+    def verify(self, token: str) -> TokenClaims:
+        """The claims of a token that is valid now; `InvalidCredentials` otherwise."""
+        claims = decode_token(token, secret=self._secret, max_minutes=self.token_minutes)
+        record = self.store.get(claims.username)
+        if record is None or record.account_id != claims.account_id:
+            raise InvalidCredentials("invalid token: the account no longer exists")
+        if self.store.is_revoked(claims.token_id):
+            raise InvalidCredentials("token revoked; sign in again")
+        return claims
+
+    def sign_out(self, claims: TokenClaims) -> None:
+        self.store.revoke_token(claims.token_id, claims.expires_at)
+
+    def check_password(self, username: str, password: str) -> None:
+        """`InvalidCredentials` unless `password` is the account's current one."""
+        record = self.store.get(username)
+        if not self._hasher.verify(record.password_hash if record else None, password):
+            raise InvalidCredentials(BAD_SIGN_IN)

@@ -16,12 +16,14 @@ from typing import Annotated, Any, Protocol
 from ag_ui.core import BaseEvent
 from fastapi import Depends, Path, Request
 from fastapi.security import OAuth2PasswordBearer
+from limits import RateLimitItem
 from pydantic import BaseModel
 
 from cartwise.agent.deps import AgentDeps
-from cartwise.api.auth import AccountStore, InvalidCredentials, verify_token
-from cartwise.api.limits import RateLimiter
+from cartwise.api.auth import Authenticator, TokenClaims
+from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
+from cartwise.api.quotas import CappedPreferences
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
@@ -96,14 +98,16 @@ class ApiState:
     """Everything the routes share, kept on `app.state.cartwise`."""
 
     settings: Settings
-    accounts: AccountStore
+    auth: Authenticator
     provider: DepsProvider
     runner: TurnRunner
     metrics: ApiMetrics
-    limiter: RateLimiter
+    limits: RateLimits
+    turn_limit: RateLimitItem
     """Agent turns per user."""
-    login_limiter: RateLimiter
-    """Sign-in attempts per username."""
+    register_limit: RateLimitItem
+    """Registrations per client address."""
+    sign_in: SignInThrottle
 
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/auth/token")
@@ -124,11 +128,20 @@ def get_settings(state: StateDep) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-def get_accounts(state: StateDep) -> AccountStore:
-    return state.accounts
+def get_auth(state: StateDep) -> Authenticator:
+    return state.auth
 
 
-AccountsDep = Annotated[AccountStore, Depends(get_accounts)]
+AuthDep = Annotated[Authenticator, Depends(get_auth)]
+
+
+def client_address(request: Request) -> str:
+    """The peer address rate limits are keyed by (behind a reverse proxy, run uvicorn with
+    its proxy-headers options so this is the client, not the proxy)."""
+    return request.client.host if request.client else "unknown"
+
+
+ClientAddress = Annotated[str, Depends(client_address)]
 
 
 def get_metrics(state: StateDep) -> ApiMetrics:
@@ -138,12 +151,16 @@ def get_metrics(state: StateDep) -> ApiMetrics:
 MetricsDep = Annotated[ApiMetrics, Depends(get_metrics)]
 
 
-def get_current_user(state: StateDep, token: Annotated[str, Depends(oauth2_scheme)]) -> str:
-    username = verify_token(token, secret=state.settings.auth_secret)
-    # A token outlives nothing: an account removed from the database stops working at once.
-    if not state.accounts.exists(username):
-        raise InvalidCredentials("invalid token: unknown account")
-    return username
+def get_current_token(auth: AuthDep, token: Annotated[str, Depends(oauth2_scheme)]) -> TokenClaims:
+    """The verified claims of the bearer token (signature, age, account, revocation)."""
+    return auth.verify(token)
+
+
+CurrentToken = Annotated[TokenClaims, Depends(get_current_token)]
+
+
+def get_current_user(claims: CurrentToken) -> str:
+    return claims.username
 
 
 CurrentUser = Annotated[str, Depends(get_current_user)]
@@ -156,8 +173,9 @@ def get_agent_deps(state: StateDep) -> AgentDeps:
 AgentDepsDep = Annotated[AgentDeps, Depends(get_agent_deps)]
 
 
-def get_preferences(deps: AgentDepsDep) -> PreferenceStore:
-    return deps.preferences
+def get_preferences(deps: AgentDepsDep, settings: SettingsDep) -> PreferenceStore:
+    """The preference store, with the per-account cap on new entries."""
+    return CappedPreferences(deps.preferences, settings.max_preferences_per_user)
 
 
 PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]

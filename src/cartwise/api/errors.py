@@ -14,8 +14,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from cartwise.api.auth import InvalidCredentials, UsernameTaken
+from cartwise.api.accounts import InvalidCredentials, UsernameTaken
 from cartwise.api.limits import RateLimited
+from cartwise.api.passwords import ServerBusy
+from cartwise.api.quotas import QuotaExceeded
 from cartwise.errors import (
     CartwiseError,
     ConfigurationError,
@@ -30,7 +32,7 @@ def status_for(error: CartwiseError) -> int:
     """The HTTP status of a domain error (most specific class first)."""
     if isinstance(error, InvalidCredentials):
         return 401
-    if isinstance(error, UsernameTaken):
+    if isinstance(error, UsernameTaken | QuotaExceeded):
         return 409
     if isinstance(error, RateLimited):
         return 429
@@ -38,7 +40,7 @@ def status_for(error: CartwiseError) -> int:
         return 422
     if isinstance(error, NotFound):
         return 404
-    if isinstance(error, StoreUnavailable | ConfigurationError):
+    if isinstance(error, StoreUnavailable | ConfigurationError | ServerBusy):
         # The request was fine; something behind the server is not. 503 tells the client
         # to retry later instead of changing the request.
         return 503
@@ -57,6 +59,16 @@ def describe_validation_errors(errors: Sequence[Any]) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def public_message(error: CartwiseError) -> str:
+    """What a client may read about `error`: backend addresses, paths and the driver's own
+    words stay in the log."""
+    if isinstance(error, StoreUnavailable):
+        return "a data store is unavailable; retry shortly"
+    if isinstance(error, ConfigurationError):
+        return "the server is misconfigured; the operator has been told in the log"
+    return str(error)
+
+
 async def _cartwise_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, CartwiseError)
     status = status_for(exc)
@@ -66,9 +78,15 @@ async def _cartwise_error(request: Request, exc: Exception) -> JSONResponse:
     if status == 401:
         # RFC 6750: a 401 names the scheme the client should authenticate with.
         headers["WWW-Authenticate"] = "Bearer"
-    if isinstance(exc, RateLimited):
+    if isinstance(exc, RateLimited | ServerBusy):
         headers["Retry-After"] = str(math.ceil(exc.retry_after))
-    return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
+    return JSONResponse({"detail": public_message(exc)}, status_code=status, headers=headers)
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    """A bug: logged with its traceback, answered with a body that reveals nothing."""
+    logger.error("%s %s -> 500", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"detail": "internal server error"}, status_code=500)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -86,3 +104,4 @@ def install_error_handlers(app: FastAPI) -> None:
     """Register the domain-error and request-validation handlers on `app`."""
     app.add_exception_handler(CartwiseError, _cartwise_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected_error)

@@ -1,4 +1,4 @@
-"""Request body size limit (ASGI middleware) and the per-user turn rate limit.
+"""Request body size limit (ASGI middleware) and rate limits (turns, sign-up, sign-in).
 
 The size limit is checked twice: a declared `Content-Length` over the limit is refused
 before a byte is read, and a chunked body (no length) is read up to the limit and refused
@@ -7,13 +7,15 @@ the moment it passes it. Either way the application never sees a partial body.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 
+from limits import RateLimitItem
+from limits.storage import storage_from_string
+from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cartwise.errors import CartwiseError
@@ -22,7 +24,7 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 class RateLimited(CartwiseError):
-    """A user started more turns than the per-minute limit allows."""
+    """A client went over one of its rate limits."""
 
     def __init__(self, retry_after: float) -> None:
         self.retry_after = retry_after
@@ -33,19 +35,27 @@ class BodySizeLimit:
     """Refuse request bodies over `max_bytes` with 413 and a JSON detail."""
 
     def __init__(
-        self, app: ASGIApp, *, max_bytes: int, on_reject: Callable[[], None] | None = None
+        self,
+        app: ASGIApp,
+        *,
+        max_bytes: int,
+        per_path: Mapping[str, int] | None = None,
+        on_reject: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = dict(per_path or {})
+        """Routes with their own limit (the AG-UI run, whose clients resend history)."""
         self.on_reject = on_reject
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
             await self.app(scope, receive, send)
             return
+        limit = self.per_path.get(scope["path"], self.max_bytes)
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await self._reject(send)
+        if declared is not None and declared > limit:
+            await self._reject(send, limit)
             return
         body = bytearray()
         while True:
@@ -53,8 +63,8 @@ class BodySizeLimit:
             if message["type"] == "http.disconnect":
                 return
             body.extend(message.get("body", b""))
-            if len(body) > self.max_bytes:
-                await self._reject(send)
+            if len(body) > limit:
+                await self._reject(send, limit)
                 return
             if not message.get("more_body", False):
                 break
@@ -71,11 +81,11 @@ class BodySizeLimit:
 
         await self.app(scope, replay, send)
 
-    async def _reject(self, send: Send) -> None:
+    async def _reject(self, send: Send, limit: int) -> None:
         if self.on_reject is not None:
             self.on_reject()
         payload = json.dumps(
-            {"detail": f"request body too large; the limit is {self.max_bytes} bytes"}
+            {"detail": f"request body too large; the limit is {limit} bytes"}
         ).encode()
         await send(
             {
@@ -101,35 +111,57 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-@dataclass
-class _Bucket:
-    tokens: float
-    updated: float
+class RateLimits:
+    """Sliding-window-counter limits (the maintained `limits` library) over one storage.
+
+    `memory://` keeps the windows in this process; the storage evicts a key once its window
+    has passed, so memory is bounded by the traffic of one window, not by how many names or
+    addresses were ever seen. Replicas pass a shared storage URI (`redis://…`) instead."""
+
+    def __init__(self, storage_uri: str = "memory://") -> None:
+        self._storage = storage_from_string(storage_uri)
+        self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+
+    def hit(self, item: RateLimitItem, *identifiers: str) -> None:
+        """Count one event; `RateLimited` (with the wait) when the window is full."""
+        if not self._limiter.hit(item, *identifiers):
+            raise RateLimited(self._wait(item, identifiers))
+
+    def check(self, item: RateLimitItem, *identifiers: str) -> None:
+        """`RateLimited` when the window is full, without counting anything."""
+        if not self._limiter.test(item, *identifiers):
+            raise RateLimited(self._wait(item, identifiers))
+
+    def _wait(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> float:
+        stats = self._limiter.get_window_stats(item, *identifiers)
+        return max(1.0, stats.reset_time - time.time())
 
 
-class RateLimiter:
-    """A token bucket per user: `per_minute` turns, refilled continuously.
+class SignInThrottle:
+    """Sign-in limits that slow guessing without letting a stranger lock the owner out.
 
-    In memory, per process: a fleet behind a load balancer gets per-instance limits, which
-    is the usual trade for not putting a network round-trip in front of every turn."""
+    - every attempt from one client address counts against `per_address` (a cap on how fast
+      one address may try any names at all);
+    - failures for one username from one address count against `failures` (e.g.
+      `5/minute;20/hour`: a short wait first, then a long one — escalating backoff).
 
-    def __init__(self, per_minute: int, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = float(per_minute)
-        self.refill_per_second = per_minute / 60.0
-        self._clock = clock
-        self._buckets: dict[str, _Bucket] = {}
-        self._lock = threading.Lock()
+    Nothing is keyed by username alone, so failures from an attacker's address never stop
+    the owner signing in from their own."""
 
-    def acquire(self, user: str) -> None:
-        """Take one token for `user`; `RateLimited` (with the wait) when there is none."""
-        now = self._clock()
-        with self._lock:
-            bucket = self._buckets.get(user)
-            if bucket is None:
-                bucket = self._buckets[user] = _Bucket(tokens=self.capacity, updated=now)
-            elapsed = max(0.0, now - bucket.updated)
-            bucket.tokens = min(self.capacity, bucket.tokens + elapsed * self.refill_per_second)
-            bucket.updated = now
-            if bucket.tokens < 1.0:
-                raise RateLimited((1.0 - bucket.tokens) / self.refill_per_second)
-            bucket.tokens -= 1.0
+    def __init__(
+        self, limits: RateLimits, *, per_address: RateLimitItem, failures: list[RateLimitItem]
+    ) -> None:
+        self._limits = limits
+        self._per_address = per_address
+        self._failures = failures
+
+    def before_attempt(self, username: str, address: str) -> None:
+        for item in self._failures:
+            self._limits.check(item, "sign-in-failures", username, address)
+        self._limits.hit(self._per_address, "sign-in", address)
+
+    def failed(self, username: str, address: str) -> None:
+        for item in self._failures:
+            # hit() refuses once full; the attempt was already refused, so ignore that.
+            with contextlib.suppress(RateLimited):
+                self._limits.hit(item, "sign-in-failures", username, address)

@@ -8,23 +8,26 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute, parse_many
 from starlette.concurrency import run_in_threadpool
 
 from cartwise.agent.deps import AgentDeps, create_deps
 from cartwise.agent.run import run_agent
-from cartwise.api.auth import AccountStore
+from cartwise.api.accounts import SqliteAccountStore
+from cartwise.api.auth import Authenticator
 from cartwise.api.deps import ApiState, DepsProvider, TurnRunner
 from cartwise.api.errors import install_error_handlers
-from cartwise.api.limits import BodySizeLimit, RateLimiter
+from cartwise.api.limits import BodySizeLimit, RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
+from cartwise.api.passwords import PasswordHasher
 from cartwise.api.routes import agent, auth, health, memory, search, threads
-from cartwise.errors import ConfigurationError, StoreUnavailable
+from cartwise.api.secret import resolve_auth_secret
+from cartwise.api.security import SecurityHeaders
+from cartwise.api.text import TextHygiene
+from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
 from cartwise.web import mount_web
-
-MIN_SECRET_BYTES = 32
-"""RFC 7518 §3.2: an HS256 key shorter than the hash output weakens the signature."""
 
 
 def _engine_counters(provider: DepsProvider) -> Mapping[str, Any] | None:
@@ -49,10 +52,7 @@ def create_app(
     `create_deps`) and closes them at shutdown. `runner` is the turn entry point (default:
     `cartwise.agent.run.run_agent`)."""
     settings = settings or get_settings()
-    if len(settings.auth_secret.encode()) < MIN_SECRET_BYTES:
-        raise ConfigurationError(
-            f"AUTH_SECRET must be at least {MIN_SECRET_BYTES} bytes to sign HS256 tokens safely"
-        )
+    secret = resolve_auth_secret(settings)
     provider = DepsProvider(settings, deps_factory or create_deps, deps=deps)
     metrics = ApiMetrics(engine_counters=lambda: _engine_counters(provider))
 
@@ -70,30 +70,58 @@ def create_app(
         finally:
             metrics.detach()
             provider.close()
-            state.accounts.close()
+            state.auth.store.close()
 
     app = FastAPI(
         title="Cartwise",
         summary="A bilingual shopping assistant with preference memory (AG-UI over SSE).",
         lifespan=lifespan,
     )
+    limits = RateLimits()
     state = ApiState(
         settings=settings,
-        accounts=AccountStore(settings.home / "accounts.db"),
+        auth=_authenticator(settings, secret),
         provider=provider,
         runner=runner or run_agent,
         metrics=metrics,
-        limiter=RateLimiter(settings.rate_limit_per_minute),
-        login_limiter=RateLimiter(settings.auth_attempts_per_minute),
+        limits=limits,
+        turn_limit=RateLimitItemPerMinute(settings.rate_limit_per_minute),
+        register_limit=RateLimitItemPerHour(settings.register_per_hour),
+        sign_in=SignInThrottle(
+            limits,
+            per_address=RateLimitItemPerMinute(settings.auth_attempts_per_minute),
+            failures=parse_many(settings.auth_failures_per_user_address),
+        ),
     )
     app.state.cartwise = state
     install_error_handlers(app)
+    # Added innermost first: security headers wrap everything (413s included), the size
+    # limit runs before the text check buffers a body.
+    app.add_middleware(TextHygiene)
     app.add_middleware(
         BodySizeLimit,
         max_bytes=settings.max_request_bytes,
+        per_path={"/api/agent": settings.max_agent_request_bytes},
         on_reject=lambda: metrics.rejected_requests.labels(reason="too_large").inc(),
     )
+    app.add_middleware(SecurityHeaders)
     for module in (auth, agent, memory, threads, search, health):
         app.include_router(module.router)
     mount_web(app)
     return app
+
+
+def _authenticator(settings: Settings, secret: str) -> Authenticator:
+    hasher = PasswordHasher(
+        memory_kib=settings.password_hash_memory_kib,
+        time_cost=settings.password_hash_time_cost,
+        concurrency=settings.password_hash_concurrency,
+        queue_seconds=settings.password_hash_queue_seconds,
+    )
+    return Authenticator(
+        SqliteAccountStore(settings.home / "accounts.db"),
+        hasher,
+        secret=secret,
+        token_minutes=settings.auth_token_minutes,
+        password_min_length=settings.password_min_length,
+    )

@@ -105,3 +105,34 @@ class HealthPublic(BaseModel):
     status: Literal["ok", "unavailable"]
     checks: dict[str, str] = Field(default_factory=dict)
     """Per dependency: "ok" or why it is not."""
+
+
+class AccountDelete(BaseModel):
+    """Deleting an account needs its password, not only a (possibly stolen) token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: str = Field(min_length=1, max_length=256)
+
+
+class ErrorPublic(BaseModel):
+    """Every refusal: a 4xx or 503 with one clear sentence."""
+
+    detail: str
+
+
+class ValidationIssue(BaseModel):
+    """One problem with a request (422)."""
+
+    loc: list[str | int]
+    """Where: `body.username`, `query.q`, …"""
+    msg: str
+    type: str
+
+
+class ValidationErrorPublic(BaseModel):
+    """A request the API cannot accept as sent (422)."""
+
+    detail: str
+    """All issues as one readable sentence."""
+    errors: list[ValidationIssue] = Field(default_factory=list)

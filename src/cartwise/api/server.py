@@ -36,7 +36,10 @@ def url_of(sock: socket.socket) -> str:
 
 def make_server(app: FastAPI, *, log_level: str = "info") -> uvicorn.Server:
     # lifespan "on": the app opens its stores at start and closes them at shutdown.
-    config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False)
+    # log_config None: uvicorn's loggers keep the handlers `configure_logging` gave them.
+    config = uvicorn.Config(
+        app, log_level=log_level, lifespan="on", access_log=False, log_config=None
+    )
     return uvicorn.Server(config)
 
 

@@ -10,6 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from cartwise.errors import InvalidInput
 
 PLATFORM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+WEB_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
+"""An absolute http(s) URL with a host and no whitespace or control characters."""
+
+
+def safe_web_url(value: str) -> str:
+    """`value` when it is an http(s) URL, else "": a catalog's `javascript:`, `data:` or
+    relative link must never become a link or image on a shopper's page."""
+    value = value.strip()
+    return value if WEB_URL.fullmatch(value) and value.isprintable() else ""
 
 
 class Domain(StrEnum):
@@ -62,6 +71,11 @@ class Product(BaseModel):
         if not PLATFORM_PATTERN.fullmatch(value):
             raise InvalidInput(f"invalid platform id {value!r}: lowercase letters, digits, - or _")
         return value
+
+    @field_validator("url", "image_url")
+    @classmethod
+    def _web_urls_only(cls, value: str) -> str:
+        return safe_web_url(value)
 
     @field_validator("item_id", "title")
     @classmethod

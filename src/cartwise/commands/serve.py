@@ -8,14 +8,11 @@ import typer
 from rich.console import Console
 
 from cartwise.errors import CartwiseError
+from cartwise.log import configure_logging
 from cartwise.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
-
-
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-DEFAULT_SECRET = Settings.model_fields["auth_secret"].default
 
 
 def register(app: typer.Typer) -> None:
@@ -33,9 +30,15 @@ def serve(
     """Start the Cartwise server (web page at /, API under /api, AG-UI at /api/agent)."""
     settings = get_settings()
     console = Console(stderr=True)
+    from cartwise.api.secret import require_explicit_secret
     from cartwise.api.server import bind, make_server, url_of
 
     address = (host or settings.host, settings.port if port is None else port)
+    try:
+        require_explicit_secret(settings, host=address[0])
+    except CartwiseError as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
     try:
         # Bind first: a port in use fails at once, not after indexing the catalog.
         sock = bind(*address)
@@ -48,11 +51,7 @@ def serve(
         sock.close()
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
-    if address[0] not in LOOPBACK and settings.auth_secret == DEFAULT_SECRET:
-        console.print(
-            "[yellow]warning:[/yellow] listening beyond this machine with the default "
-            "AUTH_SECRET: anyone who reads the source can forge tokens; set a random one"
-        )
+    configure_logging()
     console.print(f"Cartwise is running at [bold]{url_of(sock)}[/bold]  (Ctrl+C to stop)")
     make_server(app).run(sockets=[sock])
 

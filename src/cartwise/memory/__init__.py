@@ -28,7 +28,12 @@ def create_preference_store(settings: Settings, embedder: Embedder) -> Preferenc
     if settings.store_backend == "redis":
         from cartwise.memory.backends.redis import RedisPreferenceStore
 
-        return RedisPreferenceStore(settings.redis_url, embedder)
+        return RedisPreferenceStore(
+            settings.redis_url,
+            embedder,
+            timeout=settings.redis_timeout_seconds,
+            max_connections=settings.redis_max_connections,
+        )
     from cartwise.memory.backends.sqlite import SqlitePreferenceStore
 
     return SqlitePreferenceStore(settings.home / "preferences.sqlite3", embedder)
@@ -44,6 +49,8 @@ def create_session_store(settings: Settings) -> SessionStore:
             ttl_seconds=settings.session_ttl_seconds,
             max_messages=settings.session_max_messages,
             max_rejected=settings.session_max_rejected,
+            timeout=settings.redis_timeout_seconds,
+            max_connections=settings.redis_max_connections,
         )
     from cartwise.memory.backends.sqlite import SqliteSessionStore
 

@@ -77,9 +77,10 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
         {
             "platform": platform,
             "personalization": personalized,
+            # Ids and scores only: AG-UI clients resend every tool result with each later
+            # run, and the products themselves reach the page in the STATE_SNAPSHOT.
             "results": [
-                {"item_id": c.product.item_id, "title": c.product.title, "score": round(c.score, 6)}
-                for c in candidates
+                {"item_id": c.product.item_id, "score": round(c.score, 6)} for c in candidates
             ],
         },
     )

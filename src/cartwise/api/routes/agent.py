@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from ag_ui.core import RunAgentInput
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
@@ -10,23 +12,48 @@ from starlette.concurrency import run_in_threadpool
 from cartwise.api.agui import parse_turn, stream_turn
 from cartwise.api.deps import CurrentUser, StateDep, require_thread_access
 from cartwise.api.limits import RateLimited
+from cartwise.api.openapi import responses
+from cartwise.api.quotas import CappedPreferences, check_thread_quota
 
 router = APIRouter(prefix="/api", tags=["agent"])
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
+SSE_EVENT = {
+    "type": "object",
+    "description": "One server-sent event; `data` is an AG-UI event as JSON.",
+    "properties": {
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+    },
+    "required": ["data"],
+}
 
-@router.post("/agent", response_class=StreamingResponse)
+
+@router.post(
+    "/agent",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "The run's AG-UI events, one `data: <event JSON>` frame each",
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
+        },
+        **responses(400, 401, 404, 409, 413, 422, 429, 503),
+    },
+)
 async def run_agent_turn(
     run_input: RunAgentInput, user: CurrentUser, state: StateDep
 ) -> StreamingResponse:
     """Answer the last user message of `run_input` as a stream of AG-UI events.
 
     Refused before streaming: 422 empty/oversized message, 429 rate limit, 404 a thread
-    that belongs to someone else, 503 a store that cannot be reached."""
+    that belongs to someone else, 409 a new thread past MAX_THREADS_PER_USER, 503 a store
+    that cannot be reached. Only the last user message is read: the history and state an
+    AG-UI client resends are ignored (and limited only by MAX_AGENT_REQUEST_BYTES)."""
     turn = parse_turn(run_input, user=user, settings=state.settings)
     try:
-        state.limiter.acquire(user)
+        state.limits.hit(state.turn_limit, "turns", user)
     except RateLimited:
         state.metrics.rejected_requests.labels(reason="rate_limited").inc()
         raise
@@ -35,6 +62,12 @@ async def run_agent_turn(
     await run_in_threadpool(
         require_thread_access, deps.sessions, user, turn.thread, may_create=True
     )
+    settings = state.settings
+    await run_in_threadpool(
+        check_thread_quota, deps.sessions, user, turn.thread, cap=settings.max_threads_per_user
+    )
+    capped = CappedPreferences(deps.preferences, settings.max_preferences_per_user)
+    turn_deps = dataclasses.replace(deps, preferences=capped)
     return StreamingResponse(
-        stream_turn(state, deps, turn), media_type="text/event-stream", headers=SSE_HEADERS
+        stream_turn(state, turn_deps, turn), media_type="text/event-stream", headers=SSE_HEADERS
     )

@@ -9,6 +9,7 @@ from cartwise.api.deps import MetricsDep, StateDep
 from cartwise.api.metrics import CONTENT_TYPE_LATEST
 from cartwise.api.schemas import HealthPublic
 from cartwise.errors import CartwiseError
+from cartwise.log import logger
 
 router = APIRouter(tags=["health"])
 
@@ -17,21 +18,27 @@ PROBE_USER = "readyz:probe"
 
 
 @router.get("/healthz")
-def healthz() -> HealthPublic:
-    """The process is up and serving."""
+async def healthz() -> HealthPublic:
+    """The process is up and serving. Runs on the event loop and touches no backend, so it
+    answers at once even when every worker thread waits on a frozen store."""
     return HealthPublic(status="ok")
 
 
-@router.get("/readyz", response_model=HealthPublic)
+@router.get(
+    "/readyz",
+    response_model=HealthPublic,
+    responses={503: {"model": HealthPublic, "description": "A backend does not answer"}},
+)
 def readyz(state: StateDep) -> JSONResponse:
     """Every backend answers: accounts, preference and session stores, the product index
-    (whose product count is reported; an empty catalog serves, it just finds nothing)."""
+    (whose product count is reported; an empty catalog serves, it just finds nothing).
+    A failing check says only "unavailable": addresses and reasons go to the log."""
     checks: dict[str, str] = {}
     try:
-        state.accounts.exists(PROBE_USER)
+        state.auth.store.ping()
         checks["accounts"] = "ok"
     except CartwiseError as exc:
-        checks["accounts"] = str(exc)
+        checks["accounts"] = _unavailable("accounts", exc)
     try:
         deps = state.provider.get()
         deps.preferences.list(PROBE_USER)
@@ -40,14 +47,29 @@ def readyz(state: StateDep) -> JSONResponse:
         checks["sessions"] = "ok"
         checks["index"] = f"ok: {deps.recall.count()} products"
     except CartwiseError as exc:
+        reason = _unavailable("stores", exc)
         for name in ("preferences", "sessions", "index"):
-            checks.setdefault(name, str(exc))
+            checks.setdefault(name, reason)
     ready = all(value.startswith("ok") for value in checks.values())
     body = HealthPublic(status="ok" if ready else "unavailable", checks=checks)
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text exposition format",
+            "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
+        }
+    },
+)
 def metrics(metrics: MetricsDep) -> Response:
     """Prometheus text exposition of this instance's metrics."""
     return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _unavailable(check: str, error: CartwiseError) -> str:
+    logger.warning("readiness check %s failed: %s", check, error)
+    return "unavailable"

@@ -10,11 +10,12 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Response, status
 
 from cartwise.api.deps import CurrentUser, MetricsDep, PreferencesDep
+from cartwise.api.openapi import responses
 from cartwise.api.schemas import MemoryExport, PreferenceCreate, PreferencePublic, PreferenceUpdate
 from cartwise.errors import NotFound
 from cartwise.memory.store import PreferenceEntry, Provenance, utcnow
 
-router = APIRouter(prefix="/api/memory", tags=["memory"])
+router = APIRouter(prefix="/api/memory", tags=["memory"], responses=responses(401, 503))
 
 DedupKey = Annotated[str, Path(min_length=3, max_length=256)]
 
@@ -31,7 +32,7 @@ def export_memory(user: CurrentUser, preferences: PreferencesDep) -> MemoryExpor
     return MemoryExport(user=user, entries=preferences.list(user))
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, responses=responses(400, 409, 413, 422))
 def create_memory(
     body: PreferenceCreate, user: CurrentUser, preferences: PreferencesDep, metrics: MetricsDep
 ) -> PreferencePublic:
@@ -42,7 +43,7 @@ def create_memory(
     return stored
 
 
-@router.patch("/{dedup_key}")
+@router.patch("/{dedup_key}", responses=responses(400, 404, 409, 413, 422))
 def update_memory(
     dedup_key: DedupKey,
     body: PreferenceUpdate,
@@ -71,7 +72,9 @@ def update_memory(
     return stored
 
 
-@router.delete("/{dedup_key}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{dedup_key}", status_code=status.HTTP_204_NO_CONTENT, responses=responses(404, 422)
+)
 def delete_memory(dedup_key: DedupKey, user: CurrentUser, preferences: PreferencesDep) -> Response:
     """Forget one entry; 404 when the current user has no such entry."""
     if not preferences.delete(user, dedup_key):

@@ -10,13 +10,14 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from cartwise.api.deps import AgentDepsDep, CurrentUser, SettingsDep
+from cartwise.api.openapi import responses
 from cartwise.memory.injector import build_user_profile
 from cartwise.recall.indexes.base import SearchFilters
 
 router = APIRouter(prefix="/api", tags=["search"])
 
 
-@router.get("/search")
+@router.get("/search", responses=responses(401, 422, 503))
 async def search(
     q: Annotated[str, Query(min_length=1, max_length=500)],
     user: CurrentUser,

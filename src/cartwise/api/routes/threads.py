@@ -5,10 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Response, status
 
 from cartwise.api.deps import CurrentUser, OwnedThread, SessionsDep
+from cartwise.api.openapi import responses
 from cartwise.api.schemas import ThreadPublic, ThreadSummary
 from cartwise.memory.session_state import SessionStore
 
-router = APIRouter(prefix="/api/threads", tags=["threads"])
+router = APIRouter(prefix="/api/threads", tags=["threads"], responses=responses(401, 503))
 
 
 def _summary(sessions: SessionStore, user: str, thread: str) -> ThreadSummary:
@@ -29,13 +30,13 @@ def list_threads(user: CurrentUser, sessions: SessionsDep) -> list[ThreadSummary
     )
 
 
-@router.get("/{thread}")
+@router.get("/{thread}", responses=responses(404, 422))
 def get_thread(thread: OwnedThread, user: CurrentUser, sessions: SessionsDep) -> ThreadPublic:
     """A thread's session state P_t and recent messages; 404 unless it is the user's."""
     return ThreadPublic(state=sessions.get(user, thread), messages=sessions.messages(user, thread))
 
 
-@router.delete("/{thread}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete("/{thread}", status_code=status.HTTP_204_NO_CONTENT, responses=responses(404, 422))
 def delete_thread(thread: OwnedThread, user: CurrentUser, sessions: SessionsDep) -> Response:
     """Forget a thread's state and messages; 404 unless it is the user's."""
     sessions.clear(user, thread)

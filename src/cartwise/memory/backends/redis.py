@@ -21,9 +21,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
+from redis.retry import Retry
 
 from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import NotFound, StoreUnavailable
@@ -90,13 +92,37 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-class RedisConnection:
-    """A client plus the boundary where redis-py's errors become `StoreUnavailable`."""
+DEFAULT_TIMEOUT_SECONDS = 2.0
+DEFAULT_MAX_CONNECTIONS = 32
 
-    def __init__(self, url: str) -> None:
+
+class RedisConnection:
+    """A client plus the boundary where redis-py's errors become `StoreUnavailable`.
+
+    A frozen Redis (accepting connections, answering nothing) must cost a caller at most
+    about `timeout`: every socket operation times out, a timeout is not retried (redis-py's
+    default retries three times with backoff), and the pool is bounded — a thread finding
+    every connection busy waits at most `timeout` for one instead of opening more. A
+    dropped connection (Redis restarted) is retried once at once, on a fresh connection."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    ) -> None:
         self.url = redact_url(url)
-        self.client: redis.Redis = redis.Redis.from_url(
-            url, socket_connect_timeout=2.0, socket_timeout=5.0
+        pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=timeout,
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
+        )
+        self.client: redis.Redis = redis.Redis(
+            connection_pool=pool,
+            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
         )
 
     @contextmanager
@@ -117,11 +143,18 @@ def _text(value: Any) -> str:
 class RedisPreferenceStore(VectorRanking):
     """`PreferenceStore` in Redis hashes; vectors stored as float32 bytes beside entries."""
 
-    def __init__(self, url: str, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        url: str,
+        embedder: Embedder,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    ) -> None:
         super().__init__(embedder)
         self._tag = vector_tag(embedder).encode()
         self._dim = embedder.dim
-        self._redis = RedisConnection(url)
+        self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self._upsert = self._redis.client.register_script(_UPSERT_LUA)
         self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
 
@@ -266,12 +299,19 @@ class RedisSessionStore:
     """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL."""
 
     def __init__(
-        self, url: str, *, ttl_seconds: float, max_messages: int, max_rejected: int
+        self,
+        url: str,
+        *,
+        ttl_seconds: float,
+        max_messages: int,
+        max_rejected: int,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         self._ttl_ms = max(1, round(ttl_seconds * 1000))
         self._max_messages = max_messages
         self._max_rejected = max_rejected
-        self._redis = RedisConnection(url)
+        self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
 
     def get(self, user: str, thread: str) -> SessionPrefState:
         state_key, _, owner_key, _ = self._keys(user, thread)

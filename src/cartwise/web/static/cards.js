@@ -1,6 +1,6 @@
 // Product cards grouped by platform, the price-compare table, and the personalization badge,
 // all rendered from the turn's STATE_SNAPSHOT / CUSTOM events.
-import { h, platformHue, platformName } from "./dom.js";
+import { h, platformHue, platformName, webUrl } from "./dom.js";
 import { formatMoney, lang, t } from "./i18n.js";
 
 const BAG_ICON =
@@ -22,8 +22,9 @@ function placeholder(product) {
 }
 
 function productImage(product) {
-  if (!product.image_url) return placeholder(product);
-  const img = h("img", { class: "card-image", src: product.image_url, alt: product.title, loading: "lazy" });
+  const src = webUrl(product.image_url);
+  if (!src) return placeholder(product);
+  const img = h("img", { class: "card-image", src, alt: product.title, loading: "lazy" });
   // A broken link gets the same placeholder as a missing one instead of a torn-image icon.
   img.addEventListener("error", () => img.replaceWith(placeholder(product)), { once: true });
   return img;
@@ -66,8 +67,8 @@ export function productCard(product, baseCurrency) {
       product.why && product.why.length
         ? h("ul", { class: "why-chips", "aria-label": "why" }, product.why.map((reason) => h("li", { class: "why-chip" }, reason)))
         : null,
-      product.url
-        ? h("a", { class: "card-link", href: product.url, target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
+      webUrl(product.url)
+        ? h("a", { class: "card-link", href: webUrl(product.url), target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
         : null,
     ),
   );
@@ -131,7 +132,7 @@ export function priceCompare(groups, baseCurrency) {
               return h(
                 "li",
                 { class: `offer ${index === 0 ? "cheapest" : ""}`, style: `--hue:${platformHue(offer.platform)}` },
-                offer.url ? h("a", { href: offer.url, target: "_blank", rel: "noopener noreferrer" }, name) : h("span", { class: "offer-platform" }, name),
+                webUrl(offer.url) ? h("a", { href: webUrl(offer.url), target: "_blank", rel: "noopener noreferrer" }, name) : h("span", { class: "offer-platform" }, name),
                 h("span", { class: "offer-price" }, offerPrice(offer, baseCurrency)),
                 index === 0 ? h("span", { class: "badge badge-good" }, t("compare.cheapest")) : null,
               );

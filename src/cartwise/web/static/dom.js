@@ -68,3 +68,17 @@ export function platformHue(platform) {
   for (const ch of String(platform)) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
   return hash;
 }
+
+/** `url` when it is an absolute http(s) URL, else null: a `javascript:` (or any other
+ * scheme) from a catalog never becomes a link or an image source. */
+export function webUrl(url) {
+  if (typeof url !== "string") return null;
+  const trimmed = url.trim();
+  if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(trimmed)) return null;
+  try {
+    const parsed = new URL(trimmed);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

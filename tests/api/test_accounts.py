@@ -1,0 +1,121 @@
+"""Account deletion, the password policy, per-account caps, and the accounts file."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cartwise.agent.deps import AgentDeps
+from cartwise.api.main import create_app
+from cartwise.api.passwords import check_password_policy, common_passwords
+from cartwise.settings import Settings
+from tests.api.conftest import PASSWORD, run_input, signup
+from tests.doubles import ScriptedAgent
+
+LIKE_WOOD = {"polarity": "like", "category": "material", "slug": "wood", "keywords": ["wood"]}
+
+
+def test_deleting_an_account_forgets_memory_threads_and_tokens(
+    client: TestClient, stores: AgentDeps
+) -> None:
+    headers = signup(client, "alice")
+    assert client.post("/api/memory", json=LIKE_WOOD, headers=headers).status_code == 201
+    client.post("/api/agent", json=run_input("alice-t1", "like leather"), headers=headers)
+    client.post("/api/agent", json=run_input("alice-t2", "hello"), headers=headers)
+    assert len(stores.preferences.list("alice")) == 2
+    assert set(stores.sessions.threads("alice")) == {"alice-t1", "alice-t2"}
+
+    wrong = client.request(
+        "DELETE", "/api/auth/account", json={"password": "not-it-at-all"}, headers=headers
+    )
+    assert wrong.status_code == 401
+    assert len(stores.preferences.list("alice")) == 2  # nothing deleted on a wrong password
+
+    gone = client.request(
+        "DELETE", "/api/auth/account", json={"password": PASSWORD}, headers=headers
+    )
+    assert gone.status_code == 204
+    assert stores.preferences.list("alice") == []
+    assert stores.sessions.threads("alice") == []
+    assert stores.sessions.owner("alice-t1") is None
+    assert client.get("/api/me", headers=headers).status_code == 401
+
+    # The same name registered again starts empty, and the old token stays dead.
+    fresh = signup(client, "alice")
+    assert client.get("/api/memory", headers=fresh).json() == []
+    assert client.get("/api/threads", headers=fresh).json() == []
+    assert client.get("/api/me", headers=headers).status_code == 401
+    assert client.get("/api/me", headers=fresh).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "reason"),
+    [
+        ("alice", "12345678", "common"),
+        ("alice", "password1", "common"),
+        ("alice", "Iloveyou", "common"),
+        ("alice", "alice-2026!", "username"),
+        ("mallory", "xMALLORYx", "username"),
+        ("alice", "aaaaaaaaaaaa", "simple"),
+        ("alice", "short", "at least"),
+    ],
+)
+def test_weak_passwords_are_refused_with_the_reason(
+    client: TestClient, username: str, password: str, reason: str
+) -> None:
+    response = client.post("/api/auth/register", json={"username": username, "password": password})
+    assert response.status_code == 422
+    assert reason in response.json()["detail"]
+
+
+def test_the_common_password_list_is_the_bundled_top_ten_thousand() -> None:
+    common = common_passwords()
+    assert len(common) >= 9_000  # lowercasing folds a few together
+    assert {"123456", "password", "qwerty", "iloveyou"} <= common
+    check_password_policy("alice", "violet-teapot-harbour", min_length=8)
+
+
+def test_per_account_caps_answer_409_with_a_clear_message(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    capped = api_settings.model_copy(
+        update={"max_preferences_per_user": 2, "max_threads_per_user": 2}
+    )
+    agent = ScriptedAgent()
+    with TestClient(create_app(capped, stores, runner=agent)) as client:
+        headers = signup(client, "alice")
+        for slug in ("wood", "linen"):
+            body = {**LIKE_WOOD, "slug": slug, "keywords": [slug]}
+            assert client.post("/api/memory", json=body, headers=headers).status_code == 201
+        third = client.post(
+            "/api/memory", json={**LIKE_WOOD, "slug": "silk", "keywords": []}, headers=headers
+        )
+        assert third.status_code == 409
+        assert "2 preferences" in third.json()["detail"]
+        # Updating an entry that exists is not a new one.
+        again = client.post("/api/memory", json=LIKE_WOOD, headers=headers)
+        assert again.status_code == 201
+
+        for thread in ("t1", "t2"):
+            ok = client.post("/api/agent", json=run_input(thread, "hi"), headers=headers)
+            assert ok.status_code == 200
+        refused = client.post("/api/agent", json=run_input("t3", "hi"), headers=headers)
+        assert refused.status_code == 409
+        assert "threads" in refused.json()["detail"]
+        # An existing thread goes on.
+        assert (
+            client.post("/api/agent", json=run_input("t1", "hi"), headers=headers).status_code
+            == 200
+        )
+        assert len(stores.preferences.list("alice")) == 2
+
+
+def test_the_accounts_database_is_private(
+    client: TestClient, app: FastAPI, api_settings: Settings
+) -> None:
+    signup(client, "alice")
+    path = api_settings.home / "accounts.db"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

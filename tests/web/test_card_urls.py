@@ -1,0 +1,43 @@
+"""The page's own URL guard (`webUrl` in dom.js), run in node: a `javascript:` URL that got
+into a catalog never becomes a card link or image source."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from cartwise.web import STATIC_DIR
+
+CASES = {
+    "https://shop.example/item?id=1": "https://shop.example/item?id=1",
+    "HTTP://Shop.Example/x": "http://shop.example/x",
+    "javascript:alert(document.cookie)": None,
+    " JaVaScRiPt:alert(1)": None,
+    "java\tscript:alert(1)": None,
+    "data:text/html,<script>alert(1)</script>": None,
+    "//evil.example/x": None,
+    "/relative/path": None,
+    "": None,
+}
+
+
+def test_only_http_urls_become_links() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = (
+        f"const {{ webUrl }} = await import({json.dumps((STATIC_DIR / 'dom.js').as_uri())});"
+        f"const cases = {json.dumps(list(CASES))};"
+        "console.log(JSON.stringify(cases.map((url) => webUrl(url))));"
+    )
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == list(CASES.values())
