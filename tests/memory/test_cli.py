@@ -217,11 +217,11 @@ def test_session_show_and_clear(cli: typer.Typer, backend_settings: Settings) ->
     )
     sessions.close()
 
-    code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--json")
+    code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--user", USER, "--json")
     assert code == 0 and json.loads(out)["slots"] == {"size": "42"}
     code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--user", USER)
     assert code == 0 and "buy running shoes" in out
     assert _run(cli, "session", "show", "--thread", "t-1", "--user", "mallory")[0] == 1
-    assert _run(cli, "session", "clear", "--thread", "t-1")[0] == 0
-    code, _, err = _run(cli, "session", "show", "--thread", "t-1")
+    assert _run(cli, "session", "clear", "--thread", "t-1", "--user", USER)[0] == 0
+    code, _, err = _run(cli, "session", "show", "--thread", "t-1", "--user", USER)
     assert code == 1 and err == "error: thread not found: t-1\n"

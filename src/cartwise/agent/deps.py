@@ -51,7 +51,7 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         cleanup.callback(preferences.close)
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
-        sessions.owner(READINESS_PROBE_THREAD)
+        sessions.exists(READINESS_PROBE_THREAD, READINESS_PROBE_THREAD)
         preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
         cleanup.pop_all()
     return AgentDeps(

@@ -8,7 +8,8 @@ An upsert merges in Python (one merge rule for both backends) and commits throug
 compare-and-set: the script writes the merged entry, deletes the opposite-polarity twin and
 the superseded keys only if the entry's field still holds what the merge started from;
 otherwise it returns the new value and the merge is redone. Nothing is ever read, modified
-and written back without that guard. Session state is patched under WATCH/MULTI.
+and written back without that guard. Session state is patched under
+WATCH/MULTI on the state key alone.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from redis.exceptions import WatchError
 from redis.retry import Retry
 
 from cartwise.embedding.base import Embedder, Vector
-from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
     CorruptRow,
@@ -296,7 +297,10 @@ class RedisPreferenceStore(VectorRanking):
 
 
 class RedisSessionStore:
-    """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL."""
+    """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL.
+
+    Every key of a user shares the hash tag `{user}` (state, messages, the thread index), so
+    each transaction below touches one cluster slot."""
 
     def __init__(
         self,
@@ -314,20 +318,19 @@ class RedisSessionStore:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
 
     def get(self, user: str, thread: str) -> SessionPrefState:
-        state_key, _, owner_key, _ = self._keys(user, thread)
+        state_key = self._keys(user, thread)[0]
         with self._redis.guard():
-            owner, payload = self._redis.client.mget([owner_key, state_key])
-        if owner is None or _text(owner) != user or payload is None:
+            payload = self._redis.client.get(state_key)
+        if payload is None:
             return SessionPrefState(thread=thread)
         return SessionPrefState.model_validate_json(payload)
 
     def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
-        state_key, _, owner_key, _ = self._keys(user, thread)
+        state_key = self._keys(user, thread)[0]
         with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    pipe.watch(owner_key, state_key)  # type: ignore[no-untyped-call]
-                    self._check_owner(pipe.get(owner_key), user, thread)
+                    pipe.watch(state_key)  # type: ignore[no-untyped-call]
                     payload = pipe.get(state_key)
                     current = (
                         SessionPrefState.model_validate_json(payload)
@@ -345,92 +348,66 @@ class RedisSessionStore:
         raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
     def clear(self, user: str, thread: str) -> bool:
-        state_key, messages_key, owner_key, threads_key = self._keys(user, thread)
-        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
-            for _ in range(MAX_ATTEMPTS):
-                try:
-                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
-                    owner = pipe.get(owner_key)
-                    if owner is None or _text(owner) != user:
-                        return False
-                    pipe.multi()
-                    pipe.delete(state_key, messages_key, owner_key)
-                    pipe.zrem(threads_key, thread)
-                    pipe.execute()
-                    return True
-                except WatchError:
-                    continue
-        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
-
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
-        state_key, messages_key, owner_key, _ = self._keys(user, thread)
-        if not messages:
-            return
-        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
-            for _ in range(MAX_ATTEMPTS):
-                try:
-                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
-                    self._check_owner(pipe.get(owner_key), user, thread)
-                    pipe.multi()
-                    pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
-                    pipe.ltrim(messages_key, -self._max_messages, -1)
-                    pipe.pexpire(state_key, self._ttl_ms)
-                    self._refresh(pipe, user, thread)
-                    pipe.execute()
-                    return
-                except WatchError:
-                    continue
-        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
-
-    def messages(self, user: str, thread: str) -> list[ChatMessage]:
-        _, messages_key, owner_key, _ = self._keys(user, thread)
+        state_key, messages_key, threads_key = self._keys(user, thread)
+        now_ms = int(time.time() * 1000)
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=True)
-            pipe.get(owner_key)
-            pipe.lrange(messages_key, 0, -1)
-            owner, items = pipe.execute()
-        if owner is None or _text(owner) != user:
-            return []
+            pipe.zscore(threads_key, thread)
+            pipe.delete(state_key, messages_key)
+            pipe.zrem(threads_key, thread)
+            expires_ms, _, _ = pipe.execute()
+        return expires_ms is not None and float(expires_ms) > now_ms
+
+    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+        if not messages:
+            return
+        state_key, messages_key, _ = self._keys(user, thread)
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
+            pipe.ltrim(messages_key, -self._max_messages, -1)
+            pipe.pexpire(state_key, self._ttl_ms)
+            self._refresh(pipe, user, thread)
+            pipe.execute()
+
+    def messages(self, user: str, thread: str) -> list[ChatMessage]:
+        messages_key = self._keys(user, thread)[1]
+        with self._redis.guard():
+            items = self._redis.client.lrange(messages_key, 0, -1)
         return [ChatMessage.model_validate_json(item) for item in items]
 
     def threads(self, user: str) -> list[str]:
         """Live threads, most recently active first."""
-        threads_key = self._keys(user, "")[3]
+        threads_key = self._keys(user, "")[2]
         now_ms = int(time.time() * 1000)
         with self._redis.guard():
             items = self._redis.client.zrevrangebyscore(threads_key, "+inf", f"({now_ms}")
         return [_text(item) for item in items]
 
-    def owner(self, thread: str) -> str | None:
+    def exists(self, user: str, thread: str) -> bool:
+        threads_key = self._keys(user, thread)[2]
         with self._redis.guard():
-            owner = self._redis.client.get(f"cw:owner:{thread}")
-        return _text(owner) if owner is not None else None
+            expires_ms = self._redis.client.zscore(threads_key, thread)
+        return expires_ms is not None and float(expires_ms) > time.time() * 1000
 
     def close(self) -> None:
         self._redis.close()
 
     def _refresh(self, pipe: Any, user: str, thread: str) -> None:
-        """Queue the writes that keep owner, messages and thread index on the state's TTL."""
-        _, messages_key, owner_key, threads_key = self._keys(user, thread)
+        """Queue the writes that keep messages and the thread index on the state's TTL."""
+        _, messages_key, threads_key = self._keys(user, thread)
         now_ms = int(time.time() * 1000)
-        pipe.set(owner_key, user, px=self._ttl_ms)
         pipe.pexpire(messages_key, self._ttl_ms)
         pipe.zadd(threads_key, {thread: now_ms + self._ttl_ms})
         pipe.zremrangebyscore(threads_key, "-inf", now_ms)
         pipe.pexpire(threads_key, self._ttl_ms)
 
     @staticmethod
-    def _check_owner(owner: bytes | str | None, user: str, thread: str) -> None:
-        if owner is not None and _text(owner) != user:
-            raise NotFound("thread", thread)
-
-    @staticmethod
-    def _keys(user: str, thread: str) -> tuple[str, str, str, str]:
+    def _keys(user: str, thread: str) -> tuple[str, str, str]:
         check_user(user)
         prefix = f"cw:{{{user}}}"
         return (
             f"{prefix}:thread:{thread}:state",
             f"{prefix}:thread:{thread}:messages",
-            f"cw:owner:{thread}",
             f"{prefix}:threads",
         )
