@@ -52,11 +52,11 @@ def _run(app: typer.Typer, *args: str) -> tuple[int, str, str]:
 def _seed_raw(settings: Settings, user: str, key: str, payload: str) -> None:
     """Write a row behind the store's back, the way corruption or a hand edit would."""
     if settings.store_backend == "redis":
-        import redis
+        from cartwise.redis_connection import RedisConnection
 
-        client = redis.Redis.from_url(settings.redis_url)
-        client.hset(f"cw:{{{user}}}:prefs", key, payload)
-        client.close()
+        connection = RedisConnection(settings.redis_url)
+        connection.client.hset(f"cw:{{{user}}}:prefs", key, payload)
+        connection.close()
         return
     with sqlite3.connect(settings.cartwise_home / "preferences.sqlite3") as conn:
         conn.execute(

@@ -16,13 +16,9 @@ from typer.testing import CliRunner
 from cartwise.commands import memory, session
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import StoreUnavailable
-from cartwise.memory.backends.redis import (
-    RedisConnection,
-    RedisPreferenceStore,
-    RedisSessionStore,
-    redact_url,
-)
+from cartwise.memory.backends.redis import RedisPreferenceStore, RedisSessionStore
 from cartwise.memory.session_state import SessionPatch
+from cartwise.redis_connection import RedisConnection, redact_url
 from cartwise.settings import get_settings
 from tests.factories import make_preference
 

@@ -38,9 +38,9 @@ def _rejected(item_id: str) -> RejectedOption:
 
 
 def test_a_session_reads_empty_after_its_ttl(short_lived: SessionStore) -> None:
-    written_at = time.monotonic()
     short_lived.patch(USER, THREAD, SessionPatch(current_intent="buy running shoes"))
     short_lived.append_messages(USER, THREAD, [ChatMessage(role="user", content="running shoes")])
+    written_at = time.monotonic()  # after the last write: each write restarts the TTL
     assert short_lived.get(USER, THREAD).current_intent == "buy running shoes"
 
     time.sleep(max(0.0, written_at + 1.1 - time.monotonic()))  # the TTL is wall-clock time

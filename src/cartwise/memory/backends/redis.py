@@ -16,17 +16,10 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import redis
-from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
-from redis.retry import Retry
 
 from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import StoreUnavailable
@@ -53,6 +46,11 @@ from cartwise.memory.session_state import (
     apply_patch,
 )
 from cartwise.memory.store import PreferenceEntry
+from cartwise.redis_connection import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT_SECONDS,
+    RedisConnection,
+)
 
 # Contention only delays a writer (each failed attempt means another writer committed), so
 # the bound is there to turn a pathological storm into an error instead of a hang.
@@ -83,60 +81,6 @@ return 1
 """
 
 
-def redact_url(url: str) -> str:
-    """The URL without its password, safe for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-DEFAULT_TIMEOUT_SECONDS = 2.0
-DEFAULT_MAX_CONNECTIONS = 32
-
-
-class RedisConnection:
-    """A client plus the boundary where redis-py's errors become `StoreUnavailable`.
-
-    A frozen Redis (accepting connections, answering nothing) must cost a caller at most
-    about `timeout`: every socket operation times out, a timeout is not retried (redis-py's
-    default retries three times with backoff), and the pool is bounded — a thread finding
-    every connection busy waits at most `timeout` for one instead of opening more. A
-    dropped connection (Redis restarted) is retried once at once, on a fresh connection."""
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-    ) -> None:
-        self.url = redact_url(url)
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=timeout,
-            socket_connect_timeout=timeout,
-            socket_timeout=timeout,
-        )
-        self.client: redis.Redis = redis.Redis(
-            connection_pool=pool,
-            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
-        )
-
-    @contextmanager
-    def guard(self) -> Iterator[None]:
-        try:
-            yield
-        except (RedisConnectionError, RedisTimeoutError) as exc:
-            raise StoreUnavailable(self.url, str(exc) or type(exc).__name__) from exc
-
-    def close(self) -> None:
-        self.client.close()
-
-
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -156,8 +100,9 @@ class RedisPreferenceStore(VectorRanking):
         self._tag = vector_tag(embedder).encode()
         self._dim = embedder.dim
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
-        self._upsert = self._redis.client.register_script(_UPSERT_LUA)
-        self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
+        with self._redis.guard():
+            self._upsert = self._redis.client.register_script(_UPSERT_LUA)
+            self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
 
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
@@ -330,7 +275,7 @@ class RedisSessionStore:
         with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    pipe.watch(state_key)  # type: ignore[no-untyped-call]
+                    pipe.watch(state_key)
                     payload = pipe.get(state_key)
                     current = (
                         SessionPrefState.model_validate_json(payload)
