@@ -232,6 +232,14 @@ class Settings(BaseSettings):
     port: int = 8000
     """Port `cartwise serve` listens on."""
 
+    forwarded_allow_ips: str = "127.0.0.1"
+    """Proxies whose X-Forwarded-For is trusted (comma-separated addresses or `*`): behind a
+    reverse proxy, rate limits per client address must see the client, not the proxy."""
+
+    shutdown_grace_seconds: int = Field(default=30, ge=1)
+    """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
+    for at most this long before it exits (keep it below the orchestrator's kill timeout)."""
+
     log_personal_data: bool = False
     """Allow user text and preferences in logs (off: they are personal data)."""
 
