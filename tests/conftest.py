@@ -65,6 +65,22 @@ def clean_redis_cluster(redis_cluster_url: str) -> Iterator[str]:
     connection.close()
 
 
+@pytest.fixture
+def slow_llm() -> Iterator[str]:
+    """The base URL of a slow, always failing LLM endpoint (ENGINE=llm turns take seconds)."""
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from tests.replicas import SlowFailingLLM
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowFailingLLM)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """`../shared/data`; tests that need it skip cleanly when it is absent."""

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 CARTWISE = str(Path(sys.executable).with_name("cartwise"))
@@ -82,3 +83,23 @@ def replica(env: dict[str, str]) -> Iterator[Replica]:
         process.wait(timeout=60)
         if process.stderr is not None:
             process.stderr.close()
+
+
+LLM_DELAY_SECONDS = 1.0
+
+
+class SlowFailingLLM(BaseHTTPRequestHandler):
+    """An OpenAI-compatible endpoint that thinks for a second, then fails: every engine call
+    of a turn takes that long and the rules engine answers instead — a turn that is
+    certainly still running a moment after it started."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        time.sleep(LLM_DELAY_SECONDS)
+        self.send_response(503)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"error": {"message": "busy"}}')
+
+    def log_message(self, *args: object) -> None:
+        pass

@@ -6,48 +6,16 @@ from __future__ import annotations
 import json
 import signal
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.api.conftest import PASSWORD, run_input
-from tests.replicas import replica
+from tests.replicas import LLM_DELAY_SECONDS, replica
 
 pytestmark = pytest.mark.slow
-
-LLM_DELAY_SECONDS = 1.0
-
-
-class _SlowFailingLLM(BaseHTTPRequestHandler):
-    """An OpenAI-compatible endpoint that thinks for a second, then fails: every engine call
-    of a turn takes that long and the rules engine answers instead — a turn that is
-    certainly still running when SIGTERM arrives."""
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        time.sleep(LLM_DELAY_SECONDS)
-        self.send_response(503)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(b'{"error": {"message": "busy"}}')
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def slow_llm() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowFailingLLM)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
 
 
 def test_sigterm_during_a_turn_lets_it_finish_then_exits_0(tmp_path: Path, slow_llm: str) -> None:
