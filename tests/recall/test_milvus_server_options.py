@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cartwise.recall.indexes import create_index
+from cartwise.recall.indexes import SearchFilters, create_index
 from cartwise.settings import Settings
 from tests.factories import make_product
 
@@ -118,3 +118,57 @@ def test_the_platform_list_is_cached_and_dropped_on_writes_and_reload(
         assert len(scans) == 3
     finally:
         index.close()
+
+
+FULL_TEXT_PRODUCTS = [
+    make_product("1", title="索尼 WH-1000XM5 头戴式降噪耳机", brand="Sony"),
+    make_product("2", title="Nike Pegasus 41 running shoes", brand="Nike", platform="amazon"),
+    make_product("3", title="蓝色 硅胶 手机壳", platform="taobao"),
+    make_product("4", title="Sony Bravia 65 inch TV", brand="Sony", platform="amazon"),
+]
+
+
+def test_full_text_search_runs_in_milvus_with_cartwise_tokens(tmp_path: Path) -> None:
+    index = MilvusIndex(str(tmp_path / "m.db"), DIM, collection="fulltext")
+    try:
+        assert index.full_text
+        index.upsert(FULL_TEXT_PRODUCTS, _vectors(len(FULL_TEXT_PRODUCTS)))
+        assert [p.item_id for p, _ in index.search_text("降噪耳机", 5)] == ["1"]
+        assert [p.item_id for p, _ in index.search_text("WH-1000XM5", 5)] == ["1"]
+        assert [p.item_id for p, _ in index.search_text("running shoes", 5)] == ["2"]
+        sony = index.search_text("sony", 5, SearchFilters(platforms=["amazon"]))
+        assert [p.item_id for p, _ in sony] == ["4"]
+        assert all(score > 0 for _, score in index.search_text("sony", 5))
+        assert index.search_text("zzzz-nothing", 5) == []
+    finally:
+        index.close()
+
+
+def test_with_milvus_the_service_uses_no_in_process_bm25(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cartwise.embedding.hashing import HashingEmbedder
+    from cartwise.recall.lexical import LexicalIndex
+    from cartwise.recall.service import RecallService
+
+    def no_copy(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the catalog was copied into an in-process BM25 table")
+
+    monkeypatch.setattr(LexicalIndex, "search", no_copy)
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, cartwise_home=tmp_path, index_backend="milvus", embedder="hashing:64"
+    )
+    embedder = HashingEmbedder(64)
+    service = RecallService.open(settings, embedder)
+    try:
+        service.upsert(
+            FULL_TEXT_PRODUCTS,
+            embedder.embed_documents([p.title for p in FULL_TEXT_PRODUCTS]),
+        )
+        lexical = service.search("running shoes", k=2, mode="lexical")
+        assert [h.product.item_id for h in lexical.results] == ["2"]
+        assert lexical.results[0].score_lexical > 0
+        hybrid = service.search("WH-1000XM5 降噪耳机", k=2)
+        assert hybrid.results[0].product.item_id == "1"
+    finally:
+        service.close()

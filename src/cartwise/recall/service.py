@@ -25,7 +25,7 @@ from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index
-from cartwise.recall.indexes.base import ProductIndex, SearchFilters
+from cartwise.recall.indexes.base import FullTextIndex, ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
 from cartwise.settings import Settings
 
@@ -176,6 +176,14 @@ class RecallService:
         if self._watcher is not None:
             self._watcher.sync()
 
+    def _search_text(
+        self, query: str, k: int, filters: SearchFilters | None
+    ) -> list[tuple[Product, float]]:
+        """BM25 in the index when it has it (Milvus), else the in-process table."""
+        if isinstance(self.index, FullTextIndex) and self.index.full_text:
+            return self.index.search_text(query, k, filters)
+        return self.lexical.search(query, k, filters)
+
     def _reload(self) -> None:
         self.index.reload()
         self.lexical.invalidate()
@@ -228,7 +236,7 @@ class RecallService:
         if mode != "lexical":
             dense = [(hit.product, hit.score) for hit in self.index.search(request, depth, filters)]
         if mode != "dense":
-            lexical = self.lexical.search(query, depth, filters)
+            lexical = self._search_text(query, depth, filters)
         if mode == "dense":
             ranked = dense[:k]
         elif mode == "lexical":

@@ -48,6 +48,19 @@ class IndexHit(BaseModel):
 
 
 @runtime_checkable
+@runtime_checkable
+class FullTextIndex(Protocol):
+    """An index that also ranks products by BM25 itself (Milvus), so the service needs no
+    in-process BM25 copy of the catalog."""
+
+    full_text: bool
+    """False when this particular store lacks the text field (an older collection)."""
+
+    def search_text(
+        self, query: str, k: int, filters: SearchFilters | None = None
+    ) -> list[tuple[Product, float]]: ...
+
+
 class ProductIndex(Protocol):
     """Product vectors keyed by `Product.key`."""
 

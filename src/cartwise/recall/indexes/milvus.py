@@ -11,10 +11,21 @@ search at once (a test checks it on Lite), and a server persists them from its w
 log; a flush per ingest batch only forced tiny sealed segments. `platforms()` is cached
 (MILVUS_PLATFORM_CACHE_SECONDS) instead of scanning the collection on every search; a write
 through this process or a catalog-version change (`reload()`) drops the cache.
+
+Full-text search runs in Milvus too (its BM25 function over a `lexical` field), so no
+replica keeps a BM25 copy of the catalog. The text is Cartwise's own tokens (`tokenize`: jieba
+words, model numbers, folded Latin words), each written as a short hash so Milvus' `standard`
+analyzer keeps it whole: Milvus Lite offers only `standard` and `jieba` tokenizers, and the
+query must be cut exactly like the products. Milvus Lite reports BM25 distances negated
+(best first, most negative); the magnitude is the score on both Lite and a server.
+A collection created before these fields has no `lexical` field: `full_text` is then False
+and the service keeps its in-process BM25 until the catalog is re-ingested into a fresh
+collection.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -29,6 +40,7 @@ from cartwise.embedding.base import Matrix, Vector
 from cartwise.errors import ConfigurationError, InvalidInput, StoreUnavailable
 from cartwise.log import logger
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
+from cartwise.recall.lexical import lexical_text, tokenize
 from cartwise.settings import Settings
 
 _INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus]'"
@@ -61,6 +73,21 @@ def filter_expression(filters: SearchFilters | None) -> str:
     if filters.in_stock is not None:
         clauses.append(f"in_stock == {'true' if filters.in_stock else 'false'}")
     return " and ".join(f"({c})" for c in clauses)
+
+
+def lexical_terms(text: str) -> str:
+    """`text` as Cartwise tokens, each hashed to one ASCII word the analyzer keeps whole."""
+    return " ".join(
+        "t" + hashlib.blake2b(token.encode(), digest_size=8).hexdigest() for token in tokenize(text)
+    )
+
+
+def _lexical_field(product: Product) -> str:
+    """The tokens BM25 sees, within Milvus' VARCHAR limit (whole tokens only)."""
+    terms = lexical_terms(lexical_text(product))
+    if len(terms) <= _MAX_JSON_BYTES:
+        return terms
+    return terms[: terms.rfind(" ", 0, _MAX_JSON_BYTES)]
 
 
 def _product_json(product: Product) -> str:
@@ -147,7 +174,7 @@ class MilvusIndex:
         options: MilvusOptions | None = None,
     ) -> None:
         try:
-            from pymilvus import DataType, MilvusClient
+            from pymilvus import DataType, Function, FunctionType, MilvusClient
             from pymilvus.exceptions import MilvusException
         except ImportError as exc:
             raise ConfigurationError(_INSTALL_HINT) from exc
@@ -158,18 +185,27 @@ class MilvusIndex:
         self._platforms: list[str] | None = None
         self._platforms_at = 0.0
         self._platforms_lock = threading.Lock()
+        self.full_text = False
+        """True when the collection has the BM25 `lexical` field (see the module doc)."""
         self._errors: tuple[type[BaseException], ...] = (MilvusException, ConnectionError, OSError)
         try:
             self._client: Any = MilvusClient(uri, **self._options.client_arguments())
             if not self._client.has_collection(collection):
-                self._create(DataType)
+                self._create(DataType, Function(
+                    name="lexical_bm25",
+                    function_type=FunctionType.BM25,
+                    input_field_names=["lexical"],
+                    output_field_names=["lexical_sparse"],
+                ))  # fmt: skip
             else:
                 self._check_dim()
+            fields = self._client.describe_collection(collection).get("fields", [])
+            self.full_text = any(field.get("name") == "lexical" for field in fields)
             self._client.load_collection(collection)
         except self._errors as exc:
             raise StoreUnavailable(uri, str(exc)) from exc
 
-    def _create(self, data_type: Any) -> None:
+    def _create(self, data_type: Any, bm25: Any) -> None:
         schema = self._client.create_schema(auto_id=False, enable_dynamic_field=False)
         schema.add_field("key", data_type.VARCHAR, is_primary=True, max_length=512)
         schema.add_field("vector", data_type.FLOAT_VECTOR, dim=self._dim)
@@ -179,7 +215,19 @@ class MilvusIndex:
         schema.add_field("domain", data_type.VARCHAR, max_length=64)
         schema.add_field("in_stock", data_type.BOOL)
         schema.add_field("product", data_type.VARCHAR, max_length=65535)
+        schema.add_field(
+            "lexical",
+            data_type.VARCHAR,
+            max_length=65535,
+            enable_analyzer=True,
+            analyzer_params={"tokenizer": "standard"},
+        )
+        schema.add_field("lexical_sparse", data_type.SPARSE_FLOAT_VECTOR)
+        schema.add_function(bm25)
         params = self._client.prepare_index_params()
+        params.add_index(
+            field_name="lexical_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25"
+        )
         params.add_index(
             field_name="vector",
             index_type=self._options.index_type,
@@ -228,6 +276,7 @@ class MilvusIndex:
                 "domain": products[i].domain.value,
                 "in_stock": products[i].in_stock,
                 "product": _product_json(products[i]),
+                **({"lexical": _lexical_field(products[i])} if self.full_text else {}),
             }
             for key, i in latest.items()
         ]
@@ -332,6 +381,29 @@ class MilvusIndex:
             )
             for hit in results[0]
         ]
+
+    def search_text(
+        self, query: str, k: int, filters: SearchFilters | None = None
+    ) -> list[tuple[Product, float]]:
+        """Top-k (product, BM25 score > 0) by Milvus' BM25 over the products' tokens."""
+        terms = lexical_terms(query)
+        if k <= 0 or not terms:
+            return []
+        results = self._call(
+            "search",
+            self._collection,
+            data=[terms],
+            limit=min(k, _MAX_LIMIT),
+            filter=filter_expression(filters),
+            output_fields=["product"],
+            anns_field="lexical_sparse",
+            search_params={"metric_type": "BM25"},
+        )
+        hits = [
+            (Product.model_validate_json(hit["entity"]["product"]), abs(float(hit["distance"])))
+            for hit in results[0]
+        ]
+        return [(product, score) for product, score in hits if score > 0]
 
     def close(self) -> None:
         try:
