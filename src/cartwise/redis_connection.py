@@ -16,6 +16,7 @@ once at once, on a fresh connection.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -90,6 +91,7 @@ class RedisConnection:
         self._timeout = timeout
         self._max_connections = max_connections
         self._client: Any = None
+        self._client_lock = threading.Lock()
         if not self.cluster:
             pool = redis.BlockingConnectionPool.from_url(
                 url,
@@ -108,11 +110,12 @@ class RedisConnection:
         """The redis-py client (`Redis` or `RedisCluster`, same command API). A cluster
         client connects at once to learn the slot map, so it is made on first use — inside
         a `guard()` — and a cluster that is down at start-up is a 503, not a crash."""
-        if self._client is None:
-            self._client = _cluster_client(
-                self._raw_url, timeout=self._timeout, max_connections=self._max_connections
-            )
-        return self._client
+        with self._client_lock:
+            if self._client is None:
+                self._client = _cluster_client(
+                    self._raw_url, timeout=self._timeout, max_connections=self._max_connections
+                )
+            return self._client
 
     @contextmanager
     def guard(self) -> Iterator[None]:
