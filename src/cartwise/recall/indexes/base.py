@@ -48,7 +48,6 @@ class IndexHit(BaseModel):
 
 
 @runtime_checkable
-@runtime_checkable
 class FullTextIndex(Protocol):
     """An index that also ranks products by BM25 itself (Milvus), so the service needs no
     in-process BM25 copy of the catalog."""
@@ -61,6 +60,7 @@ class FullTextIndex(Protocol):
     ) -> list[tuple[Product, float]]: ...
 
 
+@runtime_checkable
 class ProductIndex(Protocol):
     """Product vectors keyed by `Product.key`."""
 
