@@ -51,6 +51,26 @@ CONVERSATIONS: list[list[str]] = [
     ["I need running shoes", "size 42"],
 ]
 SEARCHED_TOTAL = "total, turns that showed products"
+FOLLOWUPS: list[list[str]] = [
+    [
+        "推荐跑步鞋",
+        "有没有更便宜的",
+        "换一批",
+        "按价格从低到高排序",
+        "第二个有链接吗",
+        "对比一下1和3",
+    ],
+    [
+        "over-ear headphones",
+        "anything cheaper?",
+        "show me more",
+        "sort by rating",
+        "more like the first one",
+        "where is the 2nd one cheapest?",
+    ],
+]
+"""Follow-ups on the results shown (timed apart: the conversations above stay comparable)."""
+FOLLOWUP_TOTAL = "total, follow-up turns (cheaper, more, sort, similar, reference, compare)"
 K = Settings.model_fields["agent_search_k"].default
 """Candidates per platform: the shipped default."""
 BASELINE_QUERIES = [
@@ -84,7 +104,7 @@ async def replay(
         deps.recall.search("warm", k=1)
 
         timings: dict[str, list[float]] = {
-            stage: [] for stage in [*STAGES, "total", SEARCHED_TOTAL]
+            stage: [] for stage in [*STAGES, "total", SEARCHED_TOTAL, FOLLOWUP_TOTAL]
         }
         baseline: list[float] = []
         turns = 0
@@ -102,6 +122,14 @@ async def replay(
                         timings.setdefault(stage, []).append(ms)
                     if result.products:
                         timings[SEARCHED_TOTAL].append(result.timings["total"])
+            for conversation in FOLLOWUPS:
+                user = f"bench-{uuid.uuid4().hex[:8]}"
+                for index, message in enumerate(conversation):
+                    if isinstance(deps.embedder, QueryMemo):
+                        deps.embedder.clear()
+                    result = await run_agent(deps, user=user, thread=f"{user}-f", message=message)
+                    if index:
+                        timings[FOLLOWUP_TOTAL].append(result.timings["total"])
             for query in BASELINE_QUERIES:
                 started = time.perf_counter()
                 deps.recall.search(f"{query} {uuid.uuid4().hex[:4]}", k=settings.agent_search_k)
@@ -154,7 +182,9 @@ def write_report(embedder: str, runs: list[Run], seconds: float) -> str:
             f"{turns} turns through `run_agent` in-process: rules engine, embedder "
             f"`{embedder}`, the bundled demo catalog (six platforms, one parallel search "
             f"each, k={K}). Conversations: the issue's Chinese and English ones (dislike → "
-            "search, like → search, budget → search, shoes → size), fresh users each round.",
+            "search, like → search, budget → search, shoes → size), fresh users each round. "
+            "Follow-up turns on the results shown (cheaper, more, sort, similar, a reference, "
+            "compare, where cheapest) are timed apart and counted in their own row only.",
             "",
             "| store | stage | p50 ms | p95 ms | mean ms |",
             "|---|---|---|---|---|",

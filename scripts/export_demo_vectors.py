@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/export_demo_vectors.py [--home CARTWISE_HOME]
 
-Embedding the 3,600 demo texts with e5:small takes minutes on a small machine; with the
+Embedding the 17,000 demo texts with e5:small takes an hour on a busy small machine; with the
 shipped vectors `cartwise ingest --demo` (and the first `make run`) seeds the embedding
 cache and embeds nothing. Vectors are keyed like the cache (sha256 of model and text), so a
 change to the catalog or to `Product.embedding_text` simply misses and is embedded fresh.

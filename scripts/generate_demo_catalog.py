@@ -1,15 +1,24 @@
-"""Generate the demo catalog: six platforms, ≥ 3,000 offers, ≥ 8 domains, deterministic.
+"""Generate the demo catalog: six platforms, every product type of the taxonomy, deterministic.
 
-    .venv/bin/python scripts/generate_demo_catalog.py [--out PATH] [--seed N]
+    PYTHONPATH=src .venv/bin/python scripts/generate_demo_catalog.py [--out PATH] [--seed N]
 
 Every run with the same seed writes the same bytes (seeded RNG, sorted output, gzip with a
-fixed mtime). The catalog is synthetic but shaped like the real platforms: each platform
-titles and files products its own way (Chinese on taobao/jd/pinduoduo, English on
-amazon/walmart, mixed on shopee) and lists its own currency. Attributes cover every hard
-filter: headphones in plastic, metal and wood (some say "plastic" only in the description),
-jackets in leather, wool, cotton and polyester, shoes in size runs from 36 to 46, many
-colors, budgets that cut some candidates, and famous models sold on several platforms at
-different prices for price comparison.
+fixed mtime). The catalog is synthetic but shaped like the real platforms:
+
+- every product type of `cartwise/catalog/data/product_types.yml` (21 domains), each with
+  real brands of its trade; a model is a real one (from the fixed table in
+  demo_catalog_data.REAL_MODELS, with its real specs) or a plainly generic code or style name
+  — never an invented successor of a flagship line;
+- each model has one reference price (its type's mid-tier price × its brand's tier, or the
+  real model's street price); its offers vary around it per platform after FX, within ±25 %,
+  some on sale (the listed `list_price` crossed out), some out of stock;
+- titles in each platform's own style and language (Chinese on taobao/jd/pinduoduo, English
+  on amazon/walmart, mixed on shopee), quoting the specs real listings quote (256GB, 6.1英寸,
+  5000mAh, 65W, 1.7L ...) which are also structured attributes; sizes with the equivalences
+  shoppers use; ingredients and allergens for food;
+- `url` is the platform's public search page for the offer's brand, model and type (honest
+  and stable: never a made-up product page); `image_url` is the locally drawn pictogram of
+  its type and colour (`cartwise.catalog.images`, served by the web app).
 """
 
 from __future__ import annotations
@@ -22,167 +31,411 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from demo_catalog_data import (
+    AUTHORS,
+    BABY_CM,
+    BED,
+    BOOK_WORDS_EN,
+    BOOK_WORDS_ZH,
     BRANDS,
+    CLOTHING_HAO,
     COLORS,
-    KINDS,
-    MARQUEE,
+    DIAPER_KG,
+    FAMILIES,
+    FEATURES,
+    FOOD_FACTS,
+    GENERIC_BRAND,
+    KIDS_SHOE_MM,
     MATERIALS,
     PLATFORMS,
-    Kind,
+    PROFILES,
+    REAL_MODELS,
+    REAL_ONLY_BRANDS,
+    RING_US,
+    SHOE_MM,
+    SHOE_US,
+    SPEC_TEXT,
+    SPECS,
+    TIER_FACTOR,
+    TYPE_BRANDS,
+    TYPE_MATERIALS,
+    Brand,
+    Family,
     Platform,
 )
 
+from cartwise.catalog.images import image_path
+from cartwise.catalog.taxonomy import ProductType, domains, product_types
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "src" / "cartwise" / "catalog" / "demo" / "demo_catalog.jsonl.gz"
-DEFAULT_SEED = 20261101
-MODELS_PER_KIND = 30
+DEFAULT_SEED = 20261201
+MODELS_PER_TYPE = 13
+PRICE_SPREAD = 0.25
+"""Every offer's price (after FX, sale included) is within ±25 % of its model's reference."""
+SALE_SHARE = 0.18
+STOCK_OUT_SHARE = 0.07
 
 
 @dataclass
 class Model:
     """One product model; each platform that sells it gets its own offer."""
 
-    kind: Kind
-    brand: str
-    model: str
+    kind: ProductType
+    family: Family
+    brand: Brand
+    name: str
+    price_cny: float
     material: str
     colors: list[str]
     sizes: list[str]
-    price_cny: float
+    specs: dict[str, str]
     platforms: list[str]
     material_in_description_only: bool = False
-    features: list[str] = field(default_factory=list)
+    features: list[tuple[str, str]] = field(default_factory=list)
+    author: str = ""
 
 
 def build_models(rng: random.Random) -> list[Model]:
-    models = [
-        Model(
-            kind=KINDS[m.kind],
-            brand=m.brand,
-            model=m.model,
-            material=m.material,
-            colors=list(m.colors),
-            sizes=_sizes(rng, KINDS[m.kind]),
-            price_cny=m.price_cny,
-            platforms=list(PLATFORMS),
-            features=rng.sample(KINDS[m.kind].features, k=min(2, len(KINDS[m.kind].features))),
-        )
-        for m in MARQUEE
-    ]
-    taken = {(m.brand, m.model) for m in models}
-    for kind in KINDS.values():
-        for _ in range(MODELS_PER_KIND):
-            brand = rng.choice(kind.brands)
-            model = _model_name(rng, kind, brand)
-            if (brand, model) in taken:
-                continue
-            taken.add((brand, model))
-            material = rng.choice(kind.materials) if kind.materials else ""
-            low, high = kind.price_cny
+    models = []
+    for kind in product_types():
+        family_name, base_price = PROFILES[kind.slug]
+        family = FAMILIES[family_name]
+        real = REAL_MODELS.get(kind.slug, [])
+        for entry in real:
             models.append(
-                Model(
-                    kind=kind,
-                    brand=brand,
-                    model=model,
-                    material=material,
-                    colors=rng.sample(kind.colors, k=min(len(kind.colors), rng.randint(1, 3))),
-                    sizes=_sizes(rng, kind),
-                    price_cny=round(low * (high / low) ** rng.random(), 0),
-                    platforms=rng.sample(list(PLATFORMS), k=rng.randint(2, 6)),
-                    # A listing that names its material only in the description: hard
-                    # filters must read descriptions, not just the material attribute.
-                    material_in_description_only=material == "plastic" and rng.random() < 0.35,
-                    features=rng.sample(kind.features, k=min(2, len(kind.features))),
+                _model(
+                    rng, kind, family, BRANDS[entry.brand], entry.name, entry.price_cny,
+                    specs={k: v for k, v in entry.specs.items()},
+                    colors=list(entry.colors),
+                    platforms=sorted(PLATFORMS) if entry.marquee else None,
                 )
-            )
+            )  # fmt: skip
+        brands = [b for b in TYPE_BRANDS.get(kind.slug, family.brands) if b not in REAL_ONLY_BRANDS]
+        taken = {(m.brand.en, m.name) for m in models if m.kind is kind}
+        attempts = 0
+        while brands and len(taken) < max(MODELS_PER_TYPE, len(real) + 4) and attempts < 200:
+            attempts += 1
+            brand = BRANDS.get(rng.choice(brands), GENERIC_BRAND)
+            model_name = _generic_name(rng, family, brand, kind)
+            if (brand.en, model_name) in taken:
+                continue
+            taken.add((brand.en, model_name))
+            tier = TIER_FACTOR[brand.tier]
+            price = base_price * tier * rng.uniform(0.8, 1.25)
+            models.append(_model(rng, kind, family, brand, model_name, _round_cny(price)))
     return models
 
 
-def _model_name(rng: random.Random, kind: Kind, brand: str) -> str:
-    prefix = rng.choice(kind.model_prefixes.get(brand) or kind.model_prefixes["*"])
-    return f"{prefix}{rng.randint(10, 990)}{rng.choice(['', '', 'S', 'Pro', 'Plus', 'X'])}".strip()
+def _model(
+    rng: random.Random,
+    kind: ProductType,
+    family: Family,
+    brand: Brand,
+    name: str,
+    price_cny: float,
+    *,
+    specs: dict[str, str] | None = None,
+    colors: list[str] | None = None,
+    platforms: list[str] | None = None,
+) -> Model:
+    chosen = {attr: str(rng.choice(choices)) for attr, choices in SPECS.get(kind.slug, {}).items()}
+    chosen.update(specs or {})
+    materials = TYPE_MATERIALS.get(kind.slug, family.materials)
+    material = chosen.pop("material", "") or (rng.choice(materials) if materials else "")
+    return Model(
+        kind=kind,
+        family=family,
+        brand=brand,
+        name=name,
+        price_cny=price_cny,
+        material=material,
+        colors=colors or rng.sample(family.colors, k=min(len(family.colors), rng.randint(1, 3))),
+        sizes=_sizes(rng, family.sizes),
+        specs=chosen,
+        platforms=platforms or sorted(rng.sample(sorted(PLATFORMS), k=rng.randint(3, 6))),
+        # A listing that names its material only in the description: hard filters must read
+        # descriptions, not just the material attribute.
+        material_in_description_only=material == "plastic" and rng.random() < 0.35,
+        features=rng.sample(_features(family), k=2),
+        author=rng.choice(BOOK_AUTHORS) if kind.domain.value == "books" else "",
+    )
 
 
-def _sizes(rng: random.Random, kind: Kind) -> list[str]:
-    if kind.size_run == "shoes":
+BOOK_AUTHORS = list(AUTHORS)
+
+
+def _features(family: Family) -> list[tuple[str, str]]:
+    for name, values in FEATURES.items():
+        if name != "*" and FAMILIES.get(name) is family:
+            return list(values)
+    return list(FEATURES["*"])
+
+
+def _generic_name(rng: random.Random, family: Family, brand: Brand, kind: ProductType) -> str:
+    pattern = rng.choice(family.names)
+    letters = "".join(w[0] for w in re.findall(r"[A-Za-z]+", brand.en))[:2].upper() or "G"
+    if brand is GENERIC_BRAND:
+        letters = rng.choice(["HX", "YK", "ZR", "MT", "QL"])
+    if pattern == "{B}":
+        return f"{rng.choice(BOOK_WORDS_EN)} {rng.choice(BOOK_WORDS_EN)}"
+    return (
+        pattern.replace("{L}", letters + rng.choice(["", "", "K", "S", "T"]))
+        .replace("{N}", str(rng.randrange(100, 1000, 10)))
+        .replace("{W}", rng.choice(family.words))
+    )
+
+
+def _sizes(rng: random.Random, run: str) -> list[str]:
+    if run == "shoes":
         first = rng.randint(36, 40)
         return [str(s) for s in range(first, rng.randint(max(first + 3, 42), 46) + 1)]
-    if kind.size_run == "clothing":
-        return rng.choice([["S", "M", "L", "XL"], ["M", "L", "XL", "XXL"], ["XS", "S", "M", "L"]])
-    if kind.size_run == "diapers":
-        return rng.sample(["NB", "S", "M", "L", "XL"], k=rng.randint(2, 4))
+    if run == "kids_shoes":
+        first = rng.randint(24, 28)
+        return [str(s) for s in range(first, first + rng.randint(4, 7))]
+    if run == "clothing":
+        return rng.choice([["S", "M", "L", "XL"], ["M", "L", "XL", "XXL"], ["XS", "S", "M", "L"],
+                           ["S", "M", "L", "XL", "XXL", "3XL"]])  # fmt: skip
+    if run == "diapers":
+        keys = list(DIAPER_KG)
+        start = rng.randint(0, 3)
+        return keys[start : start + rng.randint(2, 3)]
+    if run == "baby":
+        return list(BABY_CM)[rng.randint(0, 2) :]
+    if run == "bed":
+        return sorted(rng.sample(list(BED), k=rng.randint(1, 3)))
+    if run == "rings":
+        return sorted(rng.sample(list(RING_US), k=rng.randint(3, 5)))
+    if run == "one_size":
+        return ["One Size"]
     return []
 
 
+def _size_label(size: str, zh: bool) -> str:
+    """How a size is listed: taobao & co. write 2XL where amazon writes XXL; 均码 = One Size."""
+    if zh and size == "XXL":
+        return "2XL"
+    if zh and size == "One Size":
+        return "均码"
+    return size
+
+
+def _size_equivalents(run: str, sizes: list[str], zh: bool) -> list[str]:
+    if run == "clothing":
+        return [f"{_size_label(s, zh)}={CLOTHING_HAO[s]}" for s in sizes]
+    if run == "shoes":
+        return [f"EU{s}=US{SHOE_US[int(s)]}={SHOE_MM[int(s)]}mm" for s in sizes]
+    if run == "kids_shoes":
+        return [f"EU{s}={KIDS_SHOE_MM[int(s)]}mm" for s in sizes]
+    if run == "diapers":
+        return [f"{s}={DIAPER_KG[s]}" for s in sizes]
+    if run == "baby":
+        return [f"{s}cm={BABY_CM[s]}" for s in sizes]
+    if run == "bed":
+        return [f"{s}={BED[s]}" for s in sizes]
+    if run == "rings":
+        return [f"US{s}={RING_US[s]}" for s in sizes]
+    return []
+
+
+def _round_cny(amount: float) -> float:
+    """A reference price the way a shop would set it: ¥39, ¥299, ¥1,299, ¥4,999."""
+    if amount < 20:
+        return round(amount, 1)
+    if amount < 1000:
+        return float(max(9, round(amount / 10) * 10 - 1))
+    return float(round(amount / 100) * 100 - 1)
+
+
+def _retail_price(amount: float, currency: str) -> float:
+    """Prices end the way shops end them: ¥299 / ¥1,299 on Chinese platforms, $x.99 else."""
+    if currency == "CNY":
+        return float(max(9, round(amount / 10) * 10 - 1)) if amount > 30 else round(amount, 1)
+    return round(max(0.99, round(amount) - 0.01), 2) if amount > 3 else round(amount, 2)
+
+
 def offers(rng: random.Random, model: Model) -> list[dict[str, object]]:
-    rows = []
-    for platform_name in sorted(model.platforms):
-        platform = PLATFORMS[platform_name]
-        price_cny = model.price_cny * platform.price_factor * rng.uniform(0.9, 1.1)
-        rows.append(_offer(rng, model, platform, price_cny))
-    return rows
+    return [_offer(rng, model, PLATFORMS[name]) for name in model.platforms]
 
 
-def _offer(
-    rng: random.Random, model: Model, platform: Platform, price_cny: float
-) -> dict[str, object]:
-    zh = platform.language == "zh"
-    kind, brand = model.kind, BRANDS[model.brand]
-    brand_text = brand.zh if zh and brand.zh else brand.en
-    material = MATERIALS[model.material][0 if zh else 1] if model.material else ""
-    colors = [COLORS[c][0 if zh else 1] for c in model.colors]
-    kind_name = kind.zh if zh else kind.en
-    title = platform.title.format(
-        brand=brand_text,
-        brand_en=brand.en if brand_text != brand.en else "",
-        model=model.model,
-        kind=kind_name,
-        kind_zh=kind.zh,
-        kind_en=kind.en,
-        material=material if not model.material_in_description_only else "",
-        color=colors[0],
-        tag=rng.choice(platform.tags) if platform.tags else "",
+def _offer_price(rng: random.Random, model: Model, platform: Platform) -> tuple[float, float]:
+    """(price, list price) in the platform's currency; list price 0 when not on sale. Both
+    within ±PRICE_SPREAD of the reference after FX (retail rounding included)."""
+    ref = model.price_cny
+    low, high = ref * (1 - PRICE_SPREAD + 0.03), ref * (1 + PRICE_SPREAD - 0.03)
+    usual = min(high, max(low, ref * platform.price_factor * rng.uniform(0.93, 1.07)))
+    on_sale = rng.random() < SALE_SHARE
+    paid = max(low, usual * rng.uniform(0.8, 0.92)) if on_sale else usual
+    to_local = 1 / platform.fx_to_cny
+    return _shop_price(paid, ref, to_local, platform.currency), (
+        _shop_price(usual, ref, to_local, platform.currency) if on_sale else 0.0
     )
-    # A brand with no separate English name leaves "（）" in JD's template, and a Latin brand
-    # glued to its model ("MarshallH320S") in Pinduoduo's; real listings have neither.
-    title = title.replace("（）", " ")
-    if brand_text.isascii():
-        title = title.replace(f"{brand_text}{model.model}", f"{brand_text} {model.model}")
-    title = " ".join(title.split())
-    attributes: dict[str, list[str]] = {"model": [model.model], "color": colors}
-    if model.material and not model.material_in_description_only:
-        attributes["material"] = [material]
+
+
+def _shop_price(amount_cny: float, ref: float, to_local: float, currency: str) -> float:
+    """The retail-rounded price, unless rounding would leave the ±PRICE_SPREAD band (cheap
+    items: ¥27 → ¥29 is +7 %); then the exact price to the cent."""
+    price = _retail_price(amount_cny * to_local, currency)
+    if abs(price / to_local / ref - 1) > PRICE_SPREAD:
+        return round(amount_cny * to_local, 2)
+    return price
+
+
+def _spec_tokens(model: Model, zh: bool) -> list[str]:
+    tokens = []
+    specs = dict(model.specs)
+    if zh and "ram_gb" in specs and "storage_gb" in specs:
+        tokens.append(f"{specs.pop('ram_gb')}GB+{_gb(specs.pop('storage_gb'))}")
+    for attr, value in specs.items():
+        text = SPEC_TEXT[attr][0 if zh else 1]
+        shown = _gb(value) if attr == "storage_gb" else value
+        tokens.append(
+            text.replace("{v}GB", shown) if attr == "storage_gb" else text.format(v=shown)
+        )
+    return tokens[:3]
+
+
+def _gb(value: str) -> str:
+    number = float(value)
+    return f"{number / 1024:g}TB" if number >= 1024 else f"{number:g}GB"
+
+
+def _offer(rng: random.Random, model: Model, platform: Platform) -> dict[str, object]:
+    zh = platform.language == "zh"
+    lang = 0 if zh else 1
+    kind, brand = model.kind, model.brand
+    brand_text = (brand.zh if zh else brand.en) if brand is not GENERIC_BRAND else ""
+    material = MATERIALS[model.material][lang] if model.material else ""
+    shown_material = "" if model.material_in_description_only else material
+    colors = [COLORS[c][lang] for c in model.colors]
+    specs = " ".join(_spec_tokens(model, zh))
+    name = model.name
+    if kind.domain.value == "books":
+        name = f"《{_book_zh(model.name)}》" if zh else model.name
+    title = _title(platform, model, brand_text, name, specs, shown_material, colors[0], rng)
+    attributes: dict[str, list[str]] = {"model": [name], "color": colors}
+    if shown_material:
+        attributes["material"] = [shown_material]
     if model.sizes:
-        attributes["sizes"] = list(model.sizes)
-    features = [kind.feature_text[f][0 if zh else 1] for f in model.features]
-    description = _description(zh, brand_text, model, kind_name, material, colors, features)
-    price = _retail_price(price_cny / platform.fx_to_cny, platform.currency)
+        attributes["sizes"] = [_size_label(s, zh) for s in model.sizes]
+        attributes["size_equivalents"] = _size_equivalents(model.family.sizes, model.sizes, zh)
+    for attr, value in model.specs.items():
+        attributes[attr] = [value]
+    facts = FOOD_FACTS.get(kind.slug)
+    if facts:
+        ingredients, allergens = (facts[0], facts[2]) if zh else (facts[1], facts[3])
+        attributes["ingredients"] = _fact_list(ingredients, zh)
+        if allergens:
+            attributes["allergens"] = _fact_list(allergens, zh)
+        if "weight_g" not in model.specs:
+            attributes["net_weight"] = [rng.choice(facts[4].split())]
+    if model.author:
+        attributes["author"] = [model.author]
+    price, list_price = _offer_price(rng, model, platform)
+    if list_price > price:
+        attributes["list_price"] = [f"{list_price:.2f}"]
+    query = " ".join(
+        p for p in (brand_text, name.strip("《》"), kind.name("zh" if zh else "en")) if p
+    )
     return {
         "platform": platform.name,
         "item_id": platform.item_id(rng),
-        "title": _tidy(title),
-        "brand": brand.en,
-        "category_raw": platform.category(kind),
-        "domain": kind.domain,
+        "title": title,
+        "brand": brand.en if brand is not GENERIC_BRAND else "",
+        "category_raw": _category(platform, kind),
+        "domain": kind.domain.value,
+        "product_type": kind.slug,
         "price": price,
         "currency": platform.currency,
         "attributes": attributes,
-        "description": description,
-        "url": "",
-        "image_url": "",
+        "description": _description(zh, brand_text, model, name, kind, material, colors),
+        "url": platform.search_url.format(q=quote(query, safe="")),
+        "image_url": image_path(kind.slug, model.colors[0]),
         "rating": round(rng.uniform(3.6, 5.0), 1),
         "reviews": int(rng.paretovariate(1.2) * 40),
-        "in_stock": rng.random() > 0.08,
+        "in_stock": rng.random() > STOCK_OUT_SHARE,
     }
 
 
+def _fact_list(text: str, zh: bool) -> list[str]:
+    """Chinese facts are space-separated ("牛奶 大豆"), English ones comma-separated."""
+    return text.split() if zh else [item.strip() for item in text.split(",")]
+
+
+def _book_zh(name: str) -> str:
+    first, second = name.split(" ", 1)
+    return BOOK_WORDS_ZH[BOOK_WORDS_EN_INDEX[first]] + BOOK_WORDS_ZH[BOOK_WORDS_EN_INDEX[second]]
+
+
+BOOK_WORDS_EN_INDEX = {w: i for i, w in enumerate(BOOK_WORDS_EN)}
+_DOMAIN_NAMES = {d.domain: d for d in domains()}
+
+
+def _category(platform: Platform, kind: ProductType) -> str:
+    names = _DOMAIN_NAMES[kind.domain]
+    if platform.name in ("taobao", "jd"):
+        return f"{names.zh} > {kind.zh}"
+    if platform.name == "pinduoduo":
+        return kind.zh
+    if platform.name == "amazon":
+        return f"{names.en} › {kind.en}"
+    if platform.name == "walmart":
+        return f"{names.en}/{kind.en}"
+    return f"{names.en} > {kind.en}"
+
+
+def _title(
+    platform: Platform,
+    model: Model,
+    brand: str,
+    name: str,
+    specs: str,
+    material: str,
+    color: str,
+    rng: random.Random,
+) -> str:
+    kind = model.kind
+    tag = rng.choice(platform.tags) if platform.tags else ""
+    latin_brand = (
+        model.brand.en if model.brand.en != brand and model.brand is not GENERIC_BRAND else ""
+    )
+    if platform.name == "taobao":
+        parts = [brand, latin_brand, name, kind.zh, specs, material, tag]
+    elif platform.name == "jd":
+        head = f"{brand}（{latin_brand}）" if latin_brand else brand
+        parts = [
+            "【京东自营】" if rng.random() < 0.5 else "",
+            head,
+            name,
+            kind.zh,
+            specs,
+            material,
+            color,
+        ]
+    elif platform.name == "pinduoduo":
+        parts = [f"【{tag}】" if tag else "", brand, name, kind.zh, specs, color]
+    elif platform.name == "amazon":
+        tail = ", ".join(p for p in (specs, material) if p)
+        return _tidy(f"{brand} {name} {kind.en}" + (f", {tail}" if tail else "") + f" - {color}")
+    elif platform.name == "walmart":
+        return _tidy(f"{brand} {name} {kind.en}" + (f", {specs}" if specs else "") + f", {color}")
+    else:
+        parts = [
+            tag,
+            model.brand.en if model.brand is not GENERIC_BRAND else "",
+            name,
+            kind.en,
+            kind.zh,
+            specs,
+        ]
+    return _tidy(" ".join(p for p in parts if p))
+
+
 def _tidy(title: str) -> str:
-    """Drop the separators an empty slot leaves behind ("Foo ,  - Black" → "Foo - Black")."""
-    title = re.sub(r"\s*,\s*(?=-|$)", " ", title)
     return " ".join(title.split())
 
 
@@ -190,23 +443,33 @@ def _description(
     zh: bool,
     brand: str,
     model: Model,
-    kind_name: str,
+    name: str,
+    kind: ProductType,
     material: str,
     colors: list[str],
-    features: list[str],
 ) -> str:
+    features = [f[0 if zh else 1] for f in model.features]
+    facts = FOOD_FACTS.get(kind.slug)
     if zh:
-        parts = [f"{brand} {model.model} {kind_name}。"]
-        if material:
-            parts.append(f"{material}材质。" if not model.material_in_description_only else "")
+        parts = [f"{brand} {name} {kind.zh}。".strip()]
+        if model.author:
+            parts.append(f"作者：{model.author}。")
+        if material and not model.material_in_description_only:
+            parts.append(f"{material}材质。")
         if model.material_in_description_only:
             parts.append("外壳采用ABS塑料，轻便耐用。")
         parts.append(f"颜色：{'、'.join(colors)}。")
         parts.extend(f"{f}。" for f in features)
         if model.sizes:
-            parts.append(f"尺码：{' '.join(model.sizes)}。")
+            parts.append(f"尺码：{' '.join(_size_label(s, True) for s in model.sizes)}。")
+        if facts:
+            parts.append(
+                f"配料：{facts[0]}。" + (f"含{facts[2]}。" if facts[2] else "不含常见过敏原。")
+            )
         return "".join(parts)
-    parts = [f"{brand} {model.model} {kind_name}."]
+    parts = [f"{brand} {name} {kind.en}.".strip()]
+    if model.author:
+        parts.append(f"By {model.author}.")
     if material and not model.material_in_description_only:
         parts.append(f"Made of {material}.")
     if model.material_in_description_only:
@@ -215,14 +478,9 @@ def _description(
     parts.extend(f"{f[0].upper()}{f[1:]}." for f in features)
     if model.sizes:
         parts.append(f"Sizes: {' '.join(model.sizes)}.")
+    if facts:
+        parts.append(f"Ingredients: {facts[1]}." + (f" Contains {facts[3]}." if facts[3] else ""))
     return " ".join(parts)
-
-
-def _retail_price(amount: float, currency: str) -> float:
-    """Prices end the way shops end them: ¥299 / ¥1,299 on Chinese platforms, $x.99 else."""
-    if currency == "CNY":
-        return float(max(9, round(amount / 10) * 10 - 1)) if amount > 20 else round(amount, 1)
-    return round(max(0.99, round(amount) - 0.01), 2)
 
 
 def generate(seed: int) -> bytes:

@@ -34,6 +34,7 @@ def small_catalog() -> list[Product]:
                 platform=platform,
                 title="over-ear headphones plastic headband",
                 attributes={"material": ["plastic"]},
+                url=f"https://example.com/{platform}/plastic-headphones",
                 domain=Domain.ELECTRONICS,
                 price=199.0,
             ),

@@ -200,6 +200,29 @@ def test_a_mention_the_listing_negates_does_not_count() -> None:
         assert matcher.first_match(fold(kept)) is not None, kept
 
 
+def test_hyphenated_terms_match_hyphenated_spaced_and_joined_text() -> None:
+    for term, texts in (
+        ("faux-leather", ("Faux-Leather Jacket", "faux leather tote", "FauxLeather belt")),
+        ("second-hand", ("Second-hand camera", "second hand lens", "secondhand books")),
+        ("slim-fit", ("Slim-Fit Chinos", "slim fit shirt")),
+    ):
+        matcher = TermMatcher.of([term])
+        for text in texts:
+            assert matcher.first_match(fold(text)) is not None, (term, text)
+    assert TermMatcher.of(["slim-fit"]).first_match(fold("slim profile, loose fit")) is None
+
+
+def test_free_and_less_negate_only_when_attached() -> None:
+    latex = TermMatcher.of(["latex"])
+    plastic = TermMatcher.of(["plastic"])
+    assert latex.first_match(fold("Latex-free gloves")) is None
+    assert plastic.first_match(fold("plastic-free straws")) is None
+    # A detached "free" is about something else: the allergy filter must still exclude.
+    assert plastic.first_match(fold("ABS plastic free gift")) == "plastic"
+    assert latex.first_match(fold("latex - free returns")) == "latex"
+    assert latex.first_match(fold("Latex pillow, free shipping")) == "latex"
+
+
 def test_a_2xl_request_matches_a_listing_that_writes_2xl() -> None:
     """Regression: the planner writes 2XL as XXL, and the picker compared that against the
     listing's own "2XL" without the same normalization, rejecting the one fitting product."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import stat
 
 import pytest
+from ag_ui.core import EventType
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -13,6 +14,7 @@ from cartwise.api.main import create_app
 from cartwise.api.passwords import check_password_policy, common_passwords
 from cartwise.settings import Settings
 from tests.api.conftest import PASSWORD, run_input, signup
+from tests.api.sse import parse_sse
 from tests.doubles import ScriptedAgent
 
 LIKE_WOOD = {"polarity": "like", "category": "material", "slug": "wood", "keywords": ["wood"]}
@@ -119,5 +121,21 @@ def test_the_accounts_database_is_private(
     if api_settings.store_backend == "redis":
         pytest.skip("with STORE_BACKEND=redis accounts live in Redis, not in a file")
     signup(client, "alice")
-    path = api_settings.home / "accounts.db"
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    files = list(api_settings.home.glob("accounts.db*"))
+    assert {p.name for p in files} >= {"accounts.db", "accounts.db-wal"}
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
+
+
+def test_a_turn_past_the_memory_cap_ends_with_a_clear_run_error(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    capped = api_settings.model_copy(update={"max_preferences_per_user": 1})
+    with TestClient(create_app(capped, stores, runner=ScriptedAgent())) as client:
+        headers = signup(client, "alice")
+        assert client.post("/api/memory", json=LIKE_WOOD, headers=headers).status_code == 201
+        response = client.post("/api/agent", json=run_input("t1", "like linen"), headers=headers)
+    assert response.status_code == 200
+    last = parse_sse(response.text)[-1]
+    assert last.type == EventType.RUN_ERROR
+    assert "1 preferences" in last.message  # type: ignore[attr-defined]
+    assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]

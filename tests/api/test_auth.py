@@ -68,16 +68,17 @@ def _account_id(app: FastAPI, username: str) -> str:
     return str(record.account_id)
 
 
-def _secret(api_settings: Settings) -> str:
-    return resolve_auth_secret(api_settings)
+def _secret(app: FastAPI) -> str:
+    """The secret the app signs with (explicit for Redis, generated otherwise)."""
+    return resolve_auth_secret(app.state.cartwise.settings)
 
 
-def test_expired_token_is_401(client: TestClient, app: FastAPI, api_settings: Settings) -> None:
+def test_expired_token_is_401(client: TestClient, app: FastAPI) -> None:
     signup(client, "alice")
     stale = issue_token(
         "alice",
         _account_id(app, "alice"),
-        secret=_secret(api_settings),
+        secret=_secret(app),
         minutes=5,
         now=datetime.now(UTC) - timedelta(minutes=10),
     )
@@ -188,7 +189,7 @@ def test_a_token_older_than_the_maximum_age_is_refused_whatever_its_exp(
     long_lived = issue_token(
         "alice",
         _account_id(app, "alice"),
-        secret=_secret(api_settings),
+        secret=_secret(app),
         minutes=api_settings.auth_token_minutes * 10,
         now=datetime.now(UTC) - timedelta(minutes=api_settings.auth_token_minutes + 5),
     )
@@ -197,9 +198,7 @@ def test_a_token_older_than_the_maximum_age_is_refused_whatever_its_exp(
     assert "expired" in response.json()["detail"]
 
 
-def test_a_token_without_iat_is_refused(
-    client: TestClient, app: FastAPI, api_settings: Settings
-) -> None:
+def test_a_token_without_iat_is_refused(client: TestClient, app: FastAPI) -> None:
     signup(client, "alice")
     claims = {
         "sub": "alice",
@@ -207,7 +206,7 @@ def test_a_token_without_iat_is_refused(
         "jti": "x" * 32,
         "exp": datetime.now(UTC) + timedelta(minutes=5),
     }
-    token = jwt.encode(claims, _secret(api_settings), algorithm="HS256")
+    token = jwt.encode(claims, _secret(app), algorithm="HS256")
     assert client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
 
 

@@ -20,11 +20,11 @@ from tests.agent.conftest import small_catalog
 
 TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "rejected",
-    "questions", "memory", "timings",
+    "questions", "dialogue", "memory", "timings",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
-    "image_url", "rating", "score", "score_query", "score_user", "why",
+    "image_url", "rating", "score", "score_query", "score_user", "why", "offers",
 }  # fmt: skip
 
 
@@ -104,6 +104,12 @@ def test_bad_input_is_one_clear_line_and_exit_2(
     assert message in result.stderr and "Traceback" not in result.output
 
 
+def test_ask_prints_each_products_link(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["ask", "--user", "bo", "--thread", "t1", "headphones"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  \d+\. https://example\.com/\w+/plastic-headphones$", result.stdout, re.M)
+
+
 def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
     result = CliRunner().invoke(app, ["chat", "--user", "ann"], input="耳机\n/memory\n/quit\n")
     assert result.exit_code == 0, result.output
@@ -112,11 +118,15 @@ def test_chat_streams_replies_until_quit(app: typer.Typer) -> None:
 
 
 def test_docs_list_exactly_the_turn_result_and_product_fields() -> None:
-    from cartwise.agent.result import ProductOut, TurnResult
+    from cartwise.agent.result import DialogueOut, ProductOut, TurnResult
+    from cartwise.memory.session_state import ActiveSearch
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "ask.md").read_text(encoding="utf-8")
-    tables = docs.split("Each product:")
+    headings = r"^(?:Each product:|The `dialogue` object:|The active search:)$"
+    tables = re.split(headings, docs, flags=re.MULTILINE)
     documented = [re.findall(r"^\| `(\w+)` \|", part, flags=re.MULTILINE) for part in tables]
     assert documented[0] == list(TurnResult.model_fields)
     assert documented[1] == list(ProductOut.model_fields)
+    assert documented[2] == list(DialogueOut.model_fields)
+    assert documented[3] == list(ActiveSearch.model_fields)
     assert set(documented[0]) == TURN_FIELDS and set(documented[1]) == PRODUCT_FIELDS

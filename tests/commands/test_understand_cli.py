@@ -15,8 +15,9 @@ from cartwise.settings import Settings, get_settings
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
 PLANNER_FIELDS = {
-    "language", "intent", "domain", "query", "current_intent", "slots", "constraints",
-    "stated", "retracted", "brands", "platforms", "answered_questions",
+    "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
+    "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
+    "recipient",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {
@@ -49,7 +50,7 @@ def test_json_output_has_exactly_the_documented_shape(app: typer.Typer) -> None:
     output = json.loads(out)
     assert set(output) == {"planner", "curator"}
     assert set(output["planner"]) == PLANNER_FIELDS
-    assert set(output["curator"]) == {"long_term", "supersede", "session_patch"}
+    assert set(output["curator"]) == {"long_term", "supersede", "recipients", "session_patch"}
     assert set(output["curator"]["session_patch"]) == SESSION_PATCH_FIELDS
     (entry,) = output["curator"]["long_term"]
     assert set(entry) == LONG_TERM_FIELDS
@@ -57,6 +58,20 @@ def test_json_output_has_exactly_the_documented_shape(app: typer.Typer) -> None:
     assert entry["dedup_key"] == f"dislike:material:{entry['domain']}:plastic"
     assert output["planner"]["slots"]["budget_max"] == "500"
     assert all(isinstance(v, str) for v in output["planner"]["slots"].values())
+    assert output["planner"]["recipient"] == "self"
+    assert output["curator"]["recipients"] == []
+
+
+def test_json_output_puts_someone_elses_taste_in_their_namespace(app: typer.Typer) -> None:
+    code, out, _ = run(app, "--json", "帮我妈挑条围巾，她不喜欢羊毛")
+
+    assert code == 0
+    output = json.loads(out)
+    assert output["planner"]["recipient"] == "mum"
+    assert output["curator"]["long_term"] == []
+    (group,) = output["curator"]["recipients"]
+    assert group["recipient"] == "mum"
+    assert [e["dedup_key"] for e in group["long_term"]] == ["dislike:material:clothing:wool"]
 
 
 def test_allergy_is_a_global_hard_dislike(app: typer.Typer) -> None:

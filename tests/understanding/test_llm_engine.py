@@ -752,3 +752,118 @@ def test_any_curator_answer_yields_valid_entries(
     for key in output.supersede:
         PreferenceEntry.parse_key(key)
     assert all(SLOT_NAME_PATTERN.fullmatch(n) for n in output.session_patch.slots_patch)
+
+
+# --- issue 11: whose, how long ------------------------------------------------------------
+
+
+def test_recipient_and_request_scope_pass_through_the_schema(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    message = "给我妈买条围巾，她不喜欢羊毛；除了优衣库都行"
+    wool = {
+        "polarity": "dislike",
+        "category": "material",
+        "slug": "wool",
+        "domain": "clothing",
+        "strength": "soft",
+        "keywords": ["wool", "羊毛"],
+        "scope": "long_term",
+        "recipient": "mum",
+    }
+    uniqlo = {**wool, "category": "brand", "slug": "uniqlo", "keywords": ["优衣库"]}
+    uniqlo.update(scope="request", strength="hard")
+    llm_server.script(
+        ScriptedAnswer.json(
+            planner_answer(domain="clothing", query="围巾", slots={}, stated=[wool, uniqlo])
+            | {"recipient": "mum"}
+        ),
+        ScriptedAnswer.json(
+            curator_answer(
+                long_term("wool", domain="clothing", strength="soft") | {"recipient": "mum"}
+            )
+        ),
+    )
+
+    planner = engine.plan(message, empty_session(), [])
+    output = engine.curate(turn_for(engine, message, planner=planner))
+
+    assert planner.recipient == "mum"
+    assert {(s.slug, s.scope, s.recipient) for s in planner.stated} == {
+        ("wool", "long_term", "mum"),
+        ("uniqlo", "request", "mum"),
+    }
+    assert output.long_term == []
+    assert [(g.recipient, [e.dedup_key for e in g.long_term]) for g in output.recipients] == [
+        ("mum", ["dislike:material:clothing:wool"])
+    ]
+
+
+def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    message = "我女朋友不喜欢紫色"
+    purple = {
+        "polarity": "dislike",
+        "category": "color",
+        "slug": "purple",
+        "domain": "",
+        "strength": "soft",
+        "keywords": ["purple", "紫色"],
+        "scope": "long_term",
+    }
+    llm_server.script(
+        ScriptedAnswer.json(
+            planner_answer(intent="preference", domain="", query="", slots={}, stated=[purple])
+        ),
+        ScriptedAnswer.json(
+            curator_answer(long_term("purple", category="color", domain="", strength="soft"))
+        ),
+    )
+
+    planner = engine.plan(message, empty_session(), [])
+    output = engine.curate(turn_for(engine, message))
+
+    assert [(s.slug, s.recipient) for s in planner.stated] == [("purple", "girlfriend")]
+    assert output.long_term == []
+    assert [(g.recipient, [e.slug for e in g.long_term]) for g in output.recipients] == [
+        ("girlfriend", ["purple"])
+    ]
+    assert engine.counters.snapshot()["recipient_corrections"] == 2
+
+
+def test_an_except_exclusion_is_never_remembered(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    message = "除了小米别的都可以"
+    xiaomi = {
+        "polarity": "dislike",
+        "category": "brand",
+        "slug": "xiaomi",
+        "domain": "",
+        "strength": "hard",
+        "keywords": ["xiaomi", "小米"],
+        "scope": "long_term",
+    }
+    llm_server.script(
+        ScriptedAnswer.json(planner_answer(domain="", query="", slots={}, stated=[xiaomi])),
+        ScriptedAnswer.json(curator_answer(long_term("xiaomi", category="brand", domain=""))),
+    )
+
+    planner = engine.plan(message, empty_session(), [])
+    output = engine.curate(turn_for(engine, message))
+
+    assert [(s.slug, s.scope) for s in planner.stated] == [("xiaomi", "request")]
+    assert output.long_term == []
+    assert engine.counters.snapshot()["scope_corrections"] == 2
+
+
+def test_a_recipient_that_is_not_a_slug_is_a_bad_answer(
+    engine: LLMEngine, llm_server: ScriptedLLMServer
+) -> None:
+    llm_server.script(ScriptedAnswer.json(planner_answer() | {"recipient": "My Mum"}))
+
+    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+
+    assert planner.recipient == "self"  # the rules fallback
+    assert engine.counters.snapshot()["fallbacks"]

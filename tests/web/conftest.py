@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
 from cartwise.api.main import create_app
 from cartwise.settings import Settings
@@ -77,6 +77,7 @@ def store_down_server(tmp_path: Path) -> Iterator[RunningServer]:
         embedder="hashing:256",
         store_backend="redis",
         redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+        auth_secret="web-test-secret-" + "x" * 32,  # Redis mode needs an explicit one
     )
     server = start_server(create_app(settings))
     yield server
@@ -93,6 +94,13 @@ def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterato
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
+
+    def csp_violation(message: ConsoleMessage) -> None:
+        # The page must work under its own Content-Security-Policy, not merely load.
+        if message.type == "error" and "Content Security Policy" in message.text:
+            problems.append(message.text)
+
+    page.on("console", csp_violation)
     yield page
     context.close()
     assert not problems, f"uncaught errors in the page: {problems}"

@@ -2,7 +2,7 @@
 catalog indexed once.
 
 The browser tests run the product as a shopper gets it: real API, real agent, rules engine,
-SQLite stores and the bundled e5 model. The shipped demo vectors make indexing the 3,600
+SQLite stores and the bundled e5 model. The shipped demo vectors make indexing the 17,000
 offers a matter of seconds.
 """
 

@@ -36,3 +36,20 @@ def test_every_module_and_the_stylesheet_are_served_with_revalidation() -> None:
 
 def test_a_missing_asset_is_a_404_not_the_page() -> None:
     assert client().get("/static/nope.js").status_code == 404
+
+
+def test_product_pictograms_are_drawn_on_request() -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    response = client().get("/images/bookshelf/brown.svg")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    root = ElementTree.fromstring(response.text)
+    assert root.tag.endswith("svg")
+    assert "Bookshelf" in response.text and "#8b5a3c" in response.text  # label and brown fill
+    assert client().get("/images/raincoat/yellow.svg").text != response.text
+
+
+def test_an_unknown_type_or_colour_is_a_404() -> None:
+    assert client().get("/images/spaceship/brown.svg").status_code == 404
+    assert client().get("/images/bookshelf/ultraviolet.svg").status_code == 404

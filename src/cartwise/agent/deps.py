@@ -42,7 +42,6 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
     from cartwise.memory import create_preference_store, create_session_store
     from cartwise.understanding import create_engine
 
-    engine = create_engine(settings)
     memo = QueryMemo(embedder or create_embedder(settings.embedder, settings))
     with ExitStack() as cleanup:
         sessions = create_session_store(settings)
@@ -51,6 +50,8 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         cleanup.callback(preferences.close)
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
+        # The rules engine learns every brand the catalog carries (not only its list).
+        engine = create_engine(settings, recall.index.iter_products())
         sessions.exists(READINESS_PROBE_THREAD, READINESS_PROBE_THREAD)
         preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
         cleanup.pop_all()

@@ -8,21 +8,23 @@ zero model tokens, exact, and never a dislike (a phone rejected for its price sa
 about its brand).
 
 Survivors are ranked by the fused retrieval score, nudged by rating and by fit (how many of
-the shopper's likes the listing mentions), then shortlisted round-robin across platforms so
-one platform with many near-duplicates cannot fill the whole reply.
+the shopper's likes the listing mentions), then shortlisted as distinct models (one pick per model
+carrying its offers), round-robin across platforms so one platform cannot fill the whole
+reply, or in the order the shopper asked for (`cartwise.agent.shortlist`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
+from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, Pick
 from cartwise.agent.terms import TermMatcher
 from cartwise.catalog.sizes import canonical_size
 from cartwise.log import logger
-from cartwise.memory.session_state import RejectedOption
+from cartwise.memory.session_state import RejectedOption, SortOrder
 from cartwise.settings import Settings
 from cartwise.text import fold
 from cartwise.understanding.base import Language
@@ -60,6 +62,11 @@ class PickCriteria:
     budget: Budget = field(default_factory=Budget)
     size: str = ""
     max_picks: int = 8
+    sort: SortOrder = "relevance"
+    skip_models: frozenset[str] = frozenset()
+    """Model identities already shown by this search ("more" skips them)."""
+    similarity: Mapping[str, float] | None = None
+    """For "more like this": product key → similarity to the shown item's vector."""
 
 
 @dataclass
@@ -164,19 +171,6 @@ def _rank(candidate: Candidate, liked: int, top_score: float) -> float:
     )
 
 
-def round_robin_by_platform(ranked: Sequence[Pick], limit: int) -> list[Pick]:
-    """Take the best of each platform in turn (platforms ordered by their best pick)."""
-    queues: dict[str, list[Pick]] = {}
-    for pick in ranked:
-        queues.setdefault(pick.candidate.product.platform, []).append(pick)
-    chosen: list[Pick] = []
-    while len(chosen) < limit and any(queues.values()):
-        for queue in queues.values():
-            if queue and len(chosen) < limit:
-                chosen.append(queue.pop(0))
-    return chosen
-
-
 def item_picker(
     candidates: Sequence[Candidate], criteria: PickCriteria, *, language: Language = "en"
 ) -> PickOutcome:
@@ -215,7 +209,13 @@ def item_picker(
         )
     scored.sort(key=lambda p: (-p.rank_score, p.candidate.product.key))
     return PickOutcome(
-        picks=round_robin_by_platform(scored, criteria.max_picks),
+        picks=arrange(
+            scored,
+            limit=criteria.max_picks,
+            sort=criteria.sort,
+            skip_models=criteria.skip_models,
+            similarity=criteria.similarity,
+        ),
         rejected=rejected,
         filtered_out=filtered_out,
         survivors=[p.candidate for p in scored],

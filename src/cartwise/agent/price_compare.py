@@ -63,6 +63,11 @@ def _identity(product: Product) -> tuple[str, str]:
     return (brand, f"model:{token}" if token else f"title:{_NON_WORD.sub('', fold(product.title))}")
 
 
+def model_identity(product: Product) -> str:
+    """One string per model: offers of the same model on every platform share it."""
+    return "|".join(_identity(product))
+
+
 def compare_prices(
     products: Sequence[Product], *, focus: Sequence[Product] = ()
 ) -> list[PriceComparison]:

@@ -8,9 +8,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from cartwise.agent.price_compare import PriceComparison
+from cartwise.agent.answers import DirectAnswer
+from cartwise.agent.followups import Resolution, ResolvedKind
+from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.agent.state import Pick
-from cartwise.memory.session_state import RejectedOption, SessionPrefState
+from cartwise.memory.session_state import (
+    ActiveSearch,
+    RejectedOption,
+    SessionPrefState,
+    ShownItem,
+    SortOrder,
+)
 from cartwise.memory.store import PreferenceEntry
 from cartwise.understanding.base import Language
 
@@ -37,6 +45,9 @@ class ProductOut(BaseModel):
     score_user: float
     """Cosine similarity to the like-only profile (user tower); 0 when not personalized."""
     why: list[str]
+    offers: list[Offer] = Field(default_factory=list)
+    """Every offer of this model found this turn (this one included), cheapest first by
+    `price_base`: the same model on several platforms is one product with several offers."""
 
     @classmethod
     def of(cls, pick: Pick) -> ProductOut:
@@ -56,6 +67,7 @@ class ProductOut(BaseModel):
             score_query=round(pick.candidate.score_query, 6),
             score_user=round(pick.candidate.score_user, 6),
             why=pick.why,
+            offers=pick.offers,
         )
 
 
@@ -65,6 +77,42 @@ class Personalization(BaseModel):
     active: bool = False
     likes: list[str] = Field(default_factory=list)
     """Slugs of the like preferences in the profile."""
+
+
+class DialogueOut(BaseModel):
+    """Where the conversation stands: the search results live in, and what was referred to."""
+
+    followup: ResolvedKind = "none"
+    """What this turn did with the conversation: search (a fresh one), refine, more, similar,
+    sort, compare, details, cheapest, or none (nothing to search)."""
+    active_search: ActiveSearch | None = None
+    """The search later refinements build on (product type, phrase, filters, sort, page)."""
+    sort: SortOrder = "relevance"
+    page: int = 1
+    reference: list[ShownItem] = Field(default_factory=list)
+    """The shown items this message referred to ("the 2nd", "that one"), resolved."""
+    missing_reference: list[int] = Field(default_factory=list)
+    """Ordinals that pointed at nothing shown."""
+    answer: DirectAnswer | None = None
+    """The direct answer the reply led with (cheapest offer, compare, details), as data."""
+
+    @classmethod
+    def of(
+        cls, resolution: Resolution | None, answer: DirectAnswer | None, session: SessionPrefState
+    ) -> DialogueOut:
+        if resolution is None:
+            return cls(active_search=session.active_search)
+        # The turn's own search (a "more" past the last page is not kept, but was asked).
+        search = resolution.search if resolution.runs_search else session.active_search
+        return cls(
+            followup=resolution.kind,
+            active_search=search,
+            sort=search.sort if search is not None else "relevance",
+            page=search.page if search is not None else 1,
+            reference=resolution.refs,
+            missing_reference=resolution.missing_refs,
+            answer=answer,
+        )
 
 
 class MemoryOut(BaseModel):
@@ -86,6 +134,7 @@ class TurnResult(BaseModel):
     """Candidates the hard filters eliminated this turn, with mechanical reasons."""
     questions: list[str] = Field(default_factory=list)
     """Clarifying questions asked this turn (at most one)."""
+    dialogue: DialogueOut = Field(default_factory=DialogueOut)
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)
     """Milliseconds per stage (understanding, profile, searching, picking, replying,

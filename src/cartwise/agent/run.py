@@ -13,7 +13,7 @@ from cartwise.agent.context import turn_context
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.events import Emit, EventSink, elapsed_ms
 from cartwise.agent.graph import turn_graph
-from cartwise.agent.result import MemoryOut, Personalization, ProductOut, TurnResult
+from cartwise.agent.result import DialogueOut, MemoryOut, Personalization, ProductOut, TurnResult
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.errors import InvalidInput
 from cartwise.settings import Settings
@@ -75,6 +75,7 @@ async def run_agent(
         ),
         rejected=state.get("rejected", []),
         questions=[state["question"]] if state.get("question") else [],
+        dialogue=DialogueOut.of(state.get("resolution"), state.get("answer"), update.session),
         memory=MemoryOut(long_term=update.long_term, session=update.session),
         timings={**state.get("timings", {}), "total": elapsed_ms(started)},
     )

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Annotated, TypedDict
 
 from pydantic import BaseModel, Field
 
-from cartwise.agent.price_compare import PriceComparison
+from cartwise.agent.answers import DirectAnswer
+from cartwise.agent.followups import Resolution
+from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
 from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
@@ -46,6 +48,8 @@ class Pick(BaseModel):
     """Relevance (scaled to the turn's best hit) adjusted by rating and fit (likes matched)."""
     why: list[str] = Field(default_factory=list)
     """Human-readable reasons, in the user's language."""
+    offers: list[Offer] = Field(default_factory=list)
+    """Every surviving offer of the same model (this one included), cheapest first."""
 
 
 class MemoryUpdate(BaseModel):
@@ -71,6 +75,8 @@ class SearchTask(TypedDict):
     profile: str
     """Like-only profile text computed once by the profile node ("" = no personalization)."""
     filters: SearchFilters
+    page: int
+    """The active search's page ("more" searches deeper)."""
 
 
 class TurnState(TypedDict, total=False):
@@ -105,6 +111,10 @@ class TurnState(TypedDict, total=False):
     applied: list[str]
     price_compare: list[PriceComparison]
     question: str
+    resolution: Resolution
+    """What this turn does with the conversation (active search, references)."""
+    answer: DirectAnswer
+    """A direct answer the reply leads with (cheapest offer, compare, details), if any."""
     reply: str
     memory_update: MemoryUpdate
     timings: Annotated[dict[str, float], merge_timings]

@@ -6,12 +6,16 @@ through the entry's bilingual keywords (["plastic", "塑料", "塑胶"]) — eve
 term, and any one matching is enough.
 
 ASCII terms match whole words (an optional plural "s"/"es" allowed), so "plastic" catches
-"plastics" and "Plastic case" but not "plasticity"; "wood" does not hit "Hollywood".
+"plastics" and "Plastic case" but not "plasticity"; "wood" does not hit "Hollywood". The
+words of a term match across a space, a hyphen or nothing: "faux-leather" / "faux leather"
+catch "faux-leather", "faux leather" and "fauxleather"; "second-hand" catches "secondhand".
 CJK text has no word boundaries, so non-ASCII terms match as substrings.
 
-A mention the listing itself negates does not count: "plastic-free", "non-plastic",
-"no plastic", "无塑料", "不含塑料" say the very thing a shopper who refuses plastic wants
-to hear. ("BPA-free plastic" is still plastic.)
+A mention the listing itself negates does not count: "plastic-free", "latex-free",
+"non-plastic", "no plastic", "无塑料", "不含塑料" say the very thing a shopper who refuses
+plastic wants to hear. "free"/"less" negate only when attached by a hyphen: in "ABS plastic
+free gift" or "latex - free returns" the "free" is about something else, and an allergy
+filter must fail safe (keep excluding). ("BPA-free plastic" is still plastic.)
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from cartwise.text import fold
 
 @lru_cache(maxsize=4096)
 def _ascii_pattern(term: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z0-9])" + re.escape(term) + r"(?:e?s)?(?![a-z0-9])")
+    words = r"[\s-]?".join(re.escape(word) for word in term.split())
+    return re.compile(r"(?<![a-z0-9])" + words + r"(?:e?s)?(?![a-z0-9])")
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ class TermMatcher:
 _NEGATED_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:no|non|without|zero|free of)[\s-]*|(?:无|不含|零|非|没有|免)\s*)$"
 )
-_NEGATED_AFTER = re.compile(r"^(?:e?s)?[\s-]*(?:free|less)(?![a-z])")
+_NEGATED_AFTER = re.compile(r"^(?:e?s)?-(?:free|less)(?![a-z])")
 _CONTEXT = 12
 
 

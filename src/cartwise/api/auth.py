@@ -141,6 +141,10 @@ class Authenticator:
     def sign_out(self, claims: TokenClaims) -> None:
         self.store.revoke_token(claims.token_id, claims.expires_at)
 
+    def close(self) -> None:
+        self.store.close()
+        self._hasher.close()
+
     def check_password(self, username: str, password: str) -> None:
         """`InvalidCredentials` unless `password` is the account's current one."""
         record = self.store.get(username)

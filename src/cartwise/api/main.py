@@ -70,7 +70,7 @@ def create_app(
         finally:
             metrics.detach()
             provider.close()
-            state.auth.store.close()
+            state.auth.close()
 
     app = FastAPI(
         title="Cartwise",

@@ -22,16 +22,31 @@ def safe_web_url(value: str) -> str:
 
 
 class Domain(StrEnum):
-    """Normalized top-level product domains (best effort; `other` when unknown)."""
+    """Normalized top-level product domains (best effort; `other` when unknown).
+
+    The store's 21 domains; `cartwise.catalog.taxonomy` names them and lists their product
+    types."""
 
     ELECTRONICS = "electronics"
-    CLOTHING = "clothing"
-    SHOES = "shoes"
+    APPLIANCES = "appliances"
+    FURNITURE = "furniture"
     HOME = "home"
+    KITCHEN = "kitchen"
+    TOYS = "toys"
+    BABY = "baby"
+    BOOKS = "books"
+    STATIONERY = "stationery"
+    PETS = "pets"
+    OUTDOOR = "outdoor"
+    SPORTS = "sports"
+    SHOES = "shoes"
+    CLOTHING = "clothing"
+    BAGS = "bags"
+    JEWELRY = "jewelry"
     BEAUTY = "beauty"
     FOOD = "food"
-    SPORTS = "sports"
-    BABY = "baby"
+    AUTOMOTIVE = "automotive"
+    GARDEN = "garden"
     TOOLS = "tools"
     OTHER = "other"
 
@@ -50,6 +65,8 @@ class Product(BaseModel):
     category_raw: str = ""
     """The platform's own category text, kept as listed (never force-unified)."""
     domain: Domain = Domain.OTHER
+    product_type: str = ""
+    """Slug of the product type (`cartwise.catalog.taxonomy`), or "" when not known."""
     price: float = Field(ge=0)
     """Price as listed, in `currency`."""
     currency: str = "CNY"

@@ -177,7 +177,8 @@ def _print_memory(console: Console, deps: AgentDeps, user: str) -> None:
 
 
 def render(console: Console, result: TurnResult, *, streamed: bool) -> None:
-    """The reply (unless it was streamed), products grouped by platform, what was filtered."""
+    """The reply (unless it was streamed), products grouped by platform with their links,
+    what was filtered."""
     if not streamed:
         console.print(result.reply, markup=False, highlight=False)
     by_platform: dict[str, list[int]] = {}
@@ -185,11 +186,12 @@ def render(console: Console, result: TurnResult, *, streamed: bool) -> None:
         by_platform.setdefault(product.platform, []).append(index)
     for platform, indexes in by_platform.items():
         table = Table(title=platform, title_justify="left", show_lines=False)
-        for column in ("title", "brand", "price", "rating", "why"):
+        for column in ("#", "title", "brand", "price", "rating", "why"):
             table.add_column(column, overflow="fold")
         for index in indexes:
             p = result.products[index]
             table.add_row(
+                str(index + 1),
                 p.title,
                 p.brand,
                 f"{p.price:g} {p.currency}"
@@ -198,6 +200,12 @@ def render(console: Console, result: TurnResult, *, streamed: bool) -> None:
                 "; ".join(p.why),
             )
         console.print(table)
+        # Links on lines of their own (unfolded), so terminals can open them.
+        for index in indexes:
+            if url := result.products[index].url:
+                console.print(
+                    f"  {index + 1}. {url}", markup=False, highlight=False, soft_wrap=True
+                )
     for comparison in result.price_compare:
         offers = ", ".join(f"{o.platform} {o.price:g} {o.currency}" for o in comparison.offers)
         console.print(f"[bold]price compare[/bold] {comparison.title}: {offers}", highlight=False)

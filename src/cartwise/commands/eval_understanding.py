@@ -26,6 +26,9 @@ def eval_understanding(
     dev_set: Annotated[
         Path | None, typer.Option(help="A dev set in the same format (default: the packaged one).")
     ] = None,
+    split: Annotated[
+        str, typer.Option(help="Packaged split: dev (tuned on) or test (never tuned on).")
+    ] = "dev",
     out: Annotated[
         Path | None,
         typer.Option(help="Report path (default: CARTWISE_HOME/reports/understanding.md)."),
@@ -38,7 +41,7 @@ def eval_understanding(
 
     settings = get_settings()
     try:
-        cases = load_dev_set(dev_set) if dev_set is not None else None
+        cases = load_dev_set(dev_set, split=split)
         engine = create_engine(settings)
         report = evaluate_understanding(engine, data_dir=data, cases=cases)
         path = write_report(report, out or settings.home / "reports" / "understanding.md")
@@ -59,6 +62,12 @@ def eval_understanding(
             typer.echo(f"{item.name}: {item.covered}/{item.eligible} = {item.share:.3f}")
         else:
             typer.echo(f"{item.name}: no eligible text in the data")
+    if report.prefeval is not None:
+        pe = report.prefeval
+        typer.echo(
+            f"prefeval curator: precision {pe.precision:.3f}, recall {pe.recall:.3f} "
+            f"({pe.statements} labelled statements)"
+        )
     for reason in report.skipped:
         typer.echo(f"skipped: {reason}")
     typer.echo(f"report: {path}")

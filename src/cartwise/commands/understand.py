@@ -78,16 +78,29 @@ class Dialogue:
     def __init__(self, thread: str) -> None:
         self.session = SessionPrefState(thread=thread)
         self.memory: list[PreferenceEntry] = []
+        self.recipient_memory: dict[str, list[PreferenceEntry]] = {}
+        """Recipient → that person's entries (each recipient is its own namespace)."""
 
     def apply(self, output: CuratorOutput, *, max_rejected: int) -> None:
-        retired = set(output.supersede)
-        by_key = {e.dedup_key: e for e in self.memory if e.dedup_key not in retired}
-        for entry in output.long_term:
-            by_key.pop(entry.opposite_key, None)
-            previous = by_key.get(entry.dedup_key)
-            by_key[entry.dedup_key] = previous.merged_with(entry) if previous else entry
-        self.memory = list(by_key.values())
+        self.memory = _upsert(self.memory, output.long_term, output.supersede)
+        for group in output.recipients:
+            current = self.recipient_memory.get(group.recipient, [])
+            self.recipient_memory[group.recipient] = _upsert(
+                current, group.long_term, group.supersede
+            )
         self.session = apply_patch(self.session, output.session_patch, max_rejected=max_rejected)
+
+
+def _upsert(
+    memory: list[PreferenceEntry], upserts: list[PreferenceEntry], supersede: list[str]
+) -> list[PreferenceEntry]:
+    retired = set(supersede)
+    by_key = {e.dedup_key: e for e in memory if e.dedup_key not in retired}
+    for entry in upserts:
+        by_key.pop(entry.opposite_key, None)
+        previous = by_key.get(entry.dedup_key)
+        by_key[entry.dedup_key] = previous.merged_with(entry) if previous else entry
+    return list(by_key.values())
 
 
 def check_message(message: str | None, *, max_chars: int) -> str:
@@ -142,7 +155,11 @@ def understand_one(
 ) -> dict[str, Any]:
     planner = engine.plan(text, dialogue.session, dialogue.memory)
     turn = CuratorTurn(
-        user_message=text, planner=planner, session=dialogue.session, memory=dialogue.memory
+        user_message=text,
+        planner=planner,
+        session=dialogue.session,
+        memory=dialogue.memory,
+        recipient_memory=dialogue.recipient_memory,
     )
     curator = engine.curate(turn)
     dialogue.apply(curator, max_rejected=max_rejected)
@@ -160,6 +177,17 @@ def render(planner: PlannerOutput, curator: CuratorOutput) -> dict[str, Any]:
                 for entry in curator.long_term
             ],
             "supersede": list(curator.supersede),
+            "recipients": [
+                {
+                    "recipient": group.recipient,
+                    "long_term": [
+                        entry.model_dump(mode="json", include=set(LONG_TERM_FIELDS))
+                        for entry in group.long_term
+                    ],
+                    "supersede": list(group.supersede),
+                }
+                for group in curator.recipients
+            ],
             "session_patch": {name: patch[name] for name in SESSION_PATCH_FIELDS},
         },
     }
@@ -195,6 +223,14 @@ def print_summary(result: dict[str, Any]) -> None:
         console.print("long-term memory: nothing to remember")
     for key in curator["supersede"]:
         console.print(f"[bold]supersede[/bold] {key}")
+    for group in curator["recipients"]:
+        for entry in group["long_term"]:
+            console.print(
+                f"[bold]remember for {group['recipient']}[/bold] {entry['dedup_key']} "
+                f"({entry['strength']})"
+            )
+        for key in group["supersede"]:
+            console.print(f"[bold]supersede for {group['recipient']}[/bold] {key}")
     patch = curator["session_patch"]
     for constraint in patch["constraints"]:
         console.print(

@@ -22,11 +22,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-from cartwise.eval.understanding_coverage import (
-    Coverage,
-    prefeval_dislike_coverage,
-    webshop_budget_coverage,
-)
+from cartwise.eval.prefeval_labels import PrefEvalScores, prefeval_correctness
+from cartwise.eval.understanding_coverage import Coverage, webshop_budget_coverage
 from cartwise.eval.understanding_dataset import (
     DevCase,
     UnderstandingScores,
@@ -86,6 +83,8 @@ class UnderstandingReport:
 
     scores: UnderstandingScores
     coverage: list[Coverage] = field(default_factory=list)
+    prefeval: PrefEvalScores | None = None
+    """Curator correctness on the hand-labelled PrefEval statements (None when absent)."""
     skipped: list[str] = field(default_factory=list)
     """Why a coverage figure is absent (e.g. the shared data is not there)."""
     counters: dict[str, Any] | None = None
@@ -107,7 +106,7 @@ class UnderstandingReport:
         lines = [
             "# Understanding evaluation",
             "",
-            f"Engine `{scores.engine}`, {scores.cases} dev-set cases; "
+            f"Engine `{scores.engine}`, {scores.cases} labelled cases; "
             f"generated {self.generated_at:%Y-%m-%d %H:%M} UTC by `cartwise eval understanding`.",
             "",
             "## Bars",
@@ -133,6 +132,8 @@ class UnderstandingReport:
             lines.append(f"- {item.name}: {item.covered}/{item.eligible} = {item.share:.3f}")
             lines.extend(f"  - missed: {example}" for example in item.misses[:MISSES_SHOWN])
         lines.extend(f"- skipped: {reason}" for reason in self.skipped)
+        if self.prefeval is not None:
+            lines += ["", "## PrefEval: what the curator stores", "", self.prefeval.to_markdown()]
         if self.counters is not None:
             lines += ["", "## LLM engine counters", ""]
             lines.extend(f"- {name}: {value}" for name, value in self.counters.items())
@@ -156,6 +157,15 @@ def evaluate_understanding(
     """Run the dev set and the coverage checks that the shared data allows."""
     report = UnderstandingReport(scores=score_dev_set(engine, cases or load_dev_set()))
     report.coverage, report.skipped = real_text_coverage(engine, data_dir)
+    prefeval_dir = data_dir / PREFEVAL_DIR
+    if prefeval_dir.is_dir():
+        with _progress() as progress:
+            task = progress.add_task("PrefEval correctness", total=None)
+            report.prefeval = prefeval_correctness(
+                prefeval_dir, ProgressEngine(engine, progress, task)
+            )
+    else:
+        report.skipped.append(f"PrefEval: {prefeval_dir} is absent")
     counters = getattr(engine, "counters", None)
     snapshot = getattr(counters, "snapshot", None)
     report.counters = snapshot() if callable(snapshot) else None
@@ -163,10 +173,9 @@ def evaluate_understanding(
 
 
 def real_text_coverage(engine: Engine, data_dir: Path) -> tuple[list[Coverage], list[str]]:
-    """WebShop and PrefEval coverage, each skipped (with the reason) when its data is absent."""
+    """WebShop coverage, skipped (with the reason) when its data is absent."""
     checks: list[tuple[Path, Callable[[Path, Engine], Coverage], str]] = [
         (data_dir / WEBSHOP_GOALS, webshop_budget_coverage, "WebShop"),
-        (data_dir / PREFEVAL_DIR, prefeval_dislike_coverage, "PrefEval"),
     ]
     coverage: list[Coverage] = []
     skipped: list[str] = []

@@ -3,8 +3,7 @@
 - WebShop (`nlu/webshop/human_goals.json`): instructions that state a price ceiling
   ("... and price lower than 40.00 dollars") → is that ceiling parsed exactly (budget_max and
   USD)? An instruction states a price when it matches `PRICE_CEILING`.
-- PrefEval explicit preferences (`memory/prefeval_explicit/*.json`): statements of dislike
-  or avoidance (`DISLIKE_STATEMENT`) → does the engine extract at least one dislike?
+PrefEval is scored for correctness against hand labels in `prefeval_labels`.
 """
 
 from __future__ import annotations
@@ -18,17 +17,10 @@ from pydantic import BaseModel, Field
 
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import Polarity
 from cartwise.understanding.base import Engine
 from cartwise.understanding.rules.numbers import format_amount
 
 PRICE_CEILING = re.compile(r"price (?:lower|less) than \$?(\d+(?:\.\d+)?) dollars?")
-DISLIKE_STATEMENT = re.compile(
-    r"\b(?:avoid|avoiding|dislike|don'?t|do not|not a fan|hate|allergic|allergy|can'?t stand|"
-    r"cannot stand|aversion|refuse|never|prefer not|against|intoleran|steer clear|stay away|"
-    r"no longer|not into|uncomfortable|can'?t|cannot|won'?t)\b",
-    re.IGNORECASE,
-)
 MAX_EXAMPLES = 20
 
 
@@ -91,31 +83,4 @@ def budget_coverage(texts: Iterable[str], engine: Engine) -> Coverage:
         coverage.record(
             text, slots.get("budget_max") == expected and slots.get("budget_currency") == "USD"
         )
-    return coverage
-
-
-def prefeval_dislike_coverage(directory: Path, engine: Engine | None = None) -> Coverage:
-    """Share of PrefEval dislike/avoidance statements where the engine extracts a dislike."""
-    files = sorted(directory.glob("*.json"))
-    if not files:
-        raise InvalidInput(f"{directory}: no PrefEval *.json files")
-    statements: list[str] = []
-    for file in files:
-        rows = _read_json(file)
-        if isinstance(rows, list):
-            statements += [
-                str(r["preference"]) for r in rows if isinstance(r, dict) and "preference" in r
-            ]
-    return dislike_coverage(statements, _default_engine(engine))
-
-
-def dislike_coverage(statements: Iterable[str], engine: Engine) -> Coverage:
-    """The PrefEval check over any preference statements."""
-    coverage = Coverage(name="prefeval dislike")
-    session = SessionPrefState(thread="coverage")
-    for statement in statements:
-        if not DISLIKE_STATEMENT.search(statement):
-            continue
-        stated = engine.plan(statement, session, []).stated
-        coverage.record(statement, any(p.polarity is Polarity.DISLIKE for p in stated))
     return coverage

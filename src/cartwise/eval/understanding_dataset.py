@@ -15,6 +15,11 @@ File: `eval/data/understanding_dev.jsonl`, one JSON object per line, written by 
                                             # planner.slots of the last turn, exactly
         "stated": ["dislike/material/plastic/electronics/hard/long_term"],
                                             # polarity/category/slug/domain/strength/scope
+                                            # [/recipient]; scope is long_term, session
+                                            # or request; recipient defaults to self
+                                            # ("dislike/color/purple//soft/long_term/mum")
+        "recipient": "mum",                 # optional: planner.recipient (whom the
+                                            # purchase is for), exact when given
         "long_term": ["dislike:material:electronics:plastic"],
                                             # curator dedup_keys; default: the keys of the
                                             # long_term `stated` entries
@@ -45,11 +50,15 @@ from pydantic import BaseModel, Field
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState, apply_patch
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
-from cartwise.understanding.base import CuratorTurn, Engine, StatedPreference
+from cartwise.understanding.base import SELF, CuratorTurn, Engine, StatedPreference
 
 DEV_SET = "understanding_dev.jsonl"
+SPLITS = {"dev": DEV_SET, "test": "understanding_test.jsonl"}
+"""The dev split is tuned on; the test split was written before any fix and never is."""
 BUDGET_SLOTS = ("budget_max", "budget_min", "budget_currency")
-STATED_FIELDS = ("polarity", "category", "slug", "domain", "strength", "scope")
+OPEN_SLUG = "~"
+"""Prefix of an expected slug that names a surface word instead (see `_resolve_open_slugs`)."""
+STATED_FIELDS = ("polarity", "category", "slug", "domain", "strength", "scope", "recipient")
 
 
 class DevTurn(BaseModel):
@@ -68,13 +77,16 @@ class ExpectedStated(BaseModel):
     domain: str
     strength: str
     scope: str
+    recipient: str = SELF
 
     @classmethod
     def parse(cls, text: str) -> ExpectedStated:
         parts = text.split("/")
-        if len(parts) != 6:
+        if len(parts) == len(STATED_FIELDS) - 1:
+            parts.append(SELF)
+        if len(parts) != len(STATED_FIELDS):
             raise InvalidInput(
-                f"stated {text!r}: need polarity/category/slug/domain/strength/scope"
+                f"stated {text!r}: need polarity/category/slug/domain/strength/scope[/recipient]"
             )
         return cls(**dict(zip(STATED_FIELDS, parts, strict=True)))
 
@@ -91,7 +103,12 @@ class Expectation(BaseModel):
     slots: dict[str, str] = Field(default_factory=dict)
     stated: list[ExpectedStated] = Field(default_factory=list)
     long_term: list[str] | None = None
+    """The shopper's own long-term keys."""
+    recipient_long_term: dict[str, list[str]] | None = None
+    """Recipient → long-term keys in that recipient's namespace; default: the keys of the
+    long_term `stated` entries of each recipient."""
     supersede: list[str] = Field(default_factory=list)
+    recipient: str | None = None
     brands: list[str] | None = None
     platforms: list[str] | None = None
     answered: list[str] | None = None
@@ -102,7 +119,17 @@ class Expectation(BaseModel):
     def long_term_keys(self) -> list[str]:
         if self.long_term is not None:
             return self.long_term
-        return [s.dedup_key for s in self.stated if s.scope == "long_term"]
+        return [s.dedup_key for s in self.stated if s.scope == "long_term" and s.recipient == SELF]
+
+    @property
+    def recipient_keys(self) -> dict[str, list[str]]:
+        if self.recipient_long_term is not None:
+            return self.recipient_long_term
+        keys: dict[str, list[str]] = {}
+        for s in self.stated:
+            if s.scope == "long_term" and s.recipient != SELF:
+                keys.setdefault(s.recipient, []).append(s.dedup_key)
+        return keys
 
 
 class DevCase(BaseModel):
@@ -110,6 +137,8 @@ class DevCase(BaseModel):
 
     id: str
     memory: list[str] = Field(default_factory=list)
+    recipient_memory: dict[str, list[str]] = Field(default_factory=dict)
+    """Recipient → long-term keys stored in that recipient's namespace before the dialogue."""
     turns: list[DevTurn]
     expect: Expectation
 
@@ -123,16 +152,24 @@ def _parse_case(raw: dict[str, Any], where: str) -> DevCase:
         turns = [t if isinstance(t, dict) else {"user": t} for t in raw["turns"]]
         expect = dict(raw["expect"])
         expect["stated"] = [ExpectedStated.parse(s) for s in expect.get("stated", [])]
-        return DevCase(id=raw["id"], memory=raw.get("memory", []), turns=turns, expect=expect)
+        return DevCase(
+            id=raw["id"],
+            memory=raw.get("memory", []),
+            recipient_memory=raw.get("recipient_memory", {}),
+            turns=turns,
+            expect=expect,
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidInput(f"{where}: not a dev case: {exc}") from exc
 
 
-def load_dev_set(path: Path | None = None) -> list[DevCase]:
-    """The packaged dev set (or a file in the same format)."""
+def load_dev_set(path: Path | None = None, *, split: str = "dev") -> list[DevCase]:
+    """A packaged split (`dev` or `test`) or a file in the same format."""
     if path is None:
-        text = resources.files("cartwise.eval").joinpath("data", DEV_SET).read_text("utf-8")
-        where = DEV_SET
+        if split not in SPLITS:
+            raise InvalidInput(f"unknown split {split!r}: choose one of {', '.join(SPLITS)}")
+        where = SPLITS[split]
+        text = resources.files("cartwise.eval").joinpath("data", where).read_text("utf-8")
     else:
         text = path.read_text("utf-8")
         where = str(path)
@@ -273,6 +310,7 @@ def _score_stated(
             "domain": p.domain,
             "strength": p.strength.value,
             "scope": p.scope,
+            "recipient": p.recipient,
         }
         for p in predicted
     ]
@@ -294,15 +332,48 @@ def _score_stated(
     return sorted(map(str, pred)) == sorted(map(str, exp))
 
 
+def _resolve_open_slugs(expect: Expectation, predicted: Sequence[StatedPreference]) -> Expectation:
+    """An expected slug "~香菜" stands for a word outside every vocabulary: any canonical
+    slug is right as long as the entry's keywords carry the surface word (what the hard
+    filter matches). It resolves to the slug of the predicted entry that does."""
+    resolved: dict[str, str] = {}
+    for item in expect.stated:
+        if item.slug.startswith(OPEN_SLUG):
+            surface = item.slug[len(OPEN_SLUG) :]
+            twin = next((p for p in predicted if any(surface in k for k in p.keywords)), None)
+            if twin is not None:
+                resolved[item.slug] = twin.slug
+    if not resolved:
+        return expect
+    stated = [e.model_copy(update={"slug": resolved.get(e.slug, e.slug)}) for e in expect.stated]
+    long_term = expect.long_term_keys
+    for old, new in resolved.items():
+        long_term = [key.replace(f":{old}", f":{new}") for key in long_term]
+    return expect.model_copy(update={"stated": stated, "long_term": long_term})
+
+
+def _apply_long_term(
+    memory: dict[str, PreferenceEntry], upserts: Sequence[PreferenceEntry], supersede: list[str]
+) -> None:
+    for key in supersede:
+        memory.pop(key, None)
+    for entry in upserts:
+        memory.pop(entry.opposite_key, None)
+        memory[entry.dedup_key] = entry
+
+
 def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
     """Run every case through `engine` and score the last turn against the labels."""
     scores = UnderstandingScores(engine=engine.name)
-    for name in ("slots", "budget", "dedup_key", "supersede"):
+    for name in ("slots", "budget", "dedup_key", "recipient_key", "supersede"):
         scores.fields[name] = FieldScore()
     for case in cases:
         scores.cases += 1
         session = SessionPrefState(thread=f"dev-{case.id}")
         memory = {key: entry_from_key(key) for key in case.memory}
+        recipient_memory: dict[str, dict[str, PreferenceEntry]] = {}
+        for recipient, keys in case.recipient_memory.items():
+            recipient_memory[recipient] = {key: entry_from_key(key) for key in keys}
         planner = curated = None
         for index, turn in enumerate(case.turns):
             planner = engine.plan(turn.user, session, list(memory.values()))
@@ -314,17 +385,20 @@ def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
                     memory=list(memory.values()),
                     asked_questions=turn.assistant_asked,
                     source_turn=f"{case.id}:{index}",
+                    recipient_memory={r: list(m.values()) for r, m in recipient_memory.items()},
                 )
             )
             if index < len(case.turns) - 1:
-                for key in curated.supersede:
-                    memory.pop(key, None)
-                for entry in curated.long_term:
-                    memory.pop(entry.opposite_key, None)
-                    memory[entry.dedup_key] = entry
+                _apply_long_term(memory, curated.long_term, curated.supersede)
+                for group in curated.recipients:
+                    _apply_long_term(
+                        recipient_memory.setdefault(group.recipient, {}),
+                        group.long_term,
+                        group.supersede,
+                    )
                 session = apply_patch(session, curated.session_patch, max_rejected=50)
         assert planner is not None and curated is not None
-        expect = case.expect
+        expect = _resolve_open_slugs(case.expect, planner.stated)
         diffs: list[str] = []
         stated_ok = _score_stated(scores, planner.stated, expect.stated)
         if not stated_ok:
@@ -337,13 +411,26 @@ def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
         keys = [e.dedup_key for e in curated.long_term]
         scores.fields["dedup_key"].add(keys, expect.long_term_keys)
         scores.fields["supersede"].add(curated.supersede, expect.supersede)
+        recipient_keys = {
+            g.recipient: sorted(e.dedup_key for e in g.long_term)
+            for g in curated.recipients
+            if g.long_term
+        }
+        expected_recipient_keys = {r: sorted(k) for r, k in expect.recipient_keys.items() if k}
+        scores.fields["recipient_key"].add(
+            [(r, k) for r, ks in recipient_keys.items() for k in ks],
+            [(r, k) for r, ks in expected_recipient_keys.items() for k in ks],
+        )
         checks: dict[str, bool] = {
             "domain": planner.domain == expect.domain,
             "dedup_keys": sorted(keys) == sorted(expect.long_term_keys),
             "supersede": sorted(curated.supersede) == sorted(expect.supersede),
         }
+        if recipient_keys or expected_recipient_keys:
+            checks["recipient_keys"] = recipient_keys == expected_recipient_keys
         optional: dict[str, tuple[object, object]] = {
             "intent": (planner.intent, expect.intent),
+            "recipient": (planner.recipient, expect.recipient),
             "brands": (planner.brands, expect.brands),
             "platforms": (planner.platforms, expect.platforms),
             "answered": (planner.answered_questions, expect.answered),

@@ -79,6 +79,64 @@ class DecisionRecord(BaseModel):
     made_at: datetime = Field(default_factory=utcnow)
 
 
+SortOrder = Literal["relevance", "price_asc", "price_desc", "rating", "reviews"]
+"""How a result list is ordered: by relevance (the default), price either way, rating or
+review count (both highest first)."""
+
+MAX_SHORTLIST = 20
+"""Shown items kept for references ("the 2nd", "compare 1 and 3")."""
+MAX_SHOWN_MODELS = 200
+"""Distinct models one active search remembers having shown ("more" never repeats them)."""
+
+
+class ShownItem(BaseModel):
+    """One pick of the last shortlist, as a later message may refer to it ("the 2nd")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    platform: str
+    item_id: str
+    title: str
+    price_base: float
+    product_type: str = ""
+    """Its catalog product-type slug (running_shoes), "" when the catalog has none."""
+    brand: str = ""
+    model: str = ""
+    """Model identity (brand + model number or title), shared by its offers on every platform."""
+    colors: list[str] = Field(default_factory=list)
+    offers: list[str] = Field(default_factory=list)
+    """`platform:item_id` of every offer of the same model shown with it (itself first)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.item_id}"
+
+
+class ActiveSearch(BaseModel):
+    """The search the conversation is on: what refinements, "more" and sorting build on."""
+
+    product_type: str = ""
+    """The product noun it is about (跑鞋, running shoes); empty when none was named."""
+    phrase: str
+    """The search text."""
+    product_types: list[str] = Field(default_factory=list)
+    """Catalog product-type slugs the search is about: the ones the shopper named, else the
+    ones its first results were. Refinements stay within them."""
+    domain: str = ""
+    brands: list[str] = Field(default_factory=list)
+    """Brands asked for (exact filter)."""
+    exclusions: dict[str, list[str]] = Field(default_factory=dict)
+    """Request-scoped exclusions, slug → terms ("another brand", a dislike said while on this
+    search): they hold for every refinement of this search and end with it."""
+    min_price_base: float | None = None
+    max_price_base: float | None = None
+    """Price bounds in the base currency from "cheaper" / "pricier" refinements."""
+    sort: SortOrder = "relevance"
+    page: int = Field(default=1, ge=1)
+    shown_models: list[str] = Field(default_factory=list)
+    """Model identities shown on any page of this search (bounded)."""
+
+
 class SessionPrefState(BaseModel):
     """P_t for one thread."""
 
@@ -94,6 +152,11 @@ class SessionPrefState(BaseModel):
     open_questions: list[str] = Field(default_factory=list)
     resolved_questions: list[str] = Field(default_factory=list)
     decisions_made: list[DecisionRecord] = Field(default_factory=list)
+    active_search: ActiveSearch | None = None
+    shortlist: list[ShownItem] = Field(default_factory=list)
+    """The last shortlist, in the order it was shown."""
+    focus_item: str = ""
+    """`platform:item_id` of the shown item last referred to ("that one" / 它 means it)."""
     updated_at: datetime = Field(default_factory=utcnow)
 
     @property
@@ -106,6 +169,8 @@ class SessionPrefState(BaseModel):
             or self.rejected_options
             or self.open_questions
             or self.decisions_made
+            or self.active_search
+            or self.shortlist
         )
 
 
@@ -114,7 +179,8 @@ class SessionPatch(BaseModel):
     intent replaced when given; slots overwritten key by key (an empty value deletes the
     slot); constraints upserted by key; open questions added; resolved questions removed by
     exact match; decisions appended without duplicates; rejected options appended without
-    duplicates by (platform, item_id) and capped."""
+    duplicates by (platform, item_id) and capped; the active search, the shortlist and the
+    focus item replaced when given (shortlist and shown models capped)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -128,6 +194,11 @@ class SessionPatch(BaseModel):
     resolved_questions: list[str] = Field(default_factory=list)
     decisions_made: list[str] = Field(default_factory=list)
     rejected_options: list[RejectedOption] = Field(default_factory=list)
+    active_search: ActiveSearch | None = None
+    """Replaces the active search when given."""
+    shortlist: list[ShownItem] | None = None
+    """Replaces the shortlist when given (capped at MAX_SHORTLIST)."""
+    focus_item: str | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -176,6 +247,11 @@ def apply_patch(
             seen.add((option.platform, option.item_id))
     rejected = rejected[-max_rejected:]
 
+    active = patch.active_search if patch.active_search is not None else state.active_search
+    if active is not None and len(active.shown_models) > MAX_SHOWN_MODELS:
+        active = active.model_copy(update={"shown_models": active.shown_models[-MAX_SHOWN_MODELS:]})
+    shortlist = patch.shortlist if patch.shortlist is not None else state.shortlist
+
     return state.model_copy(
         update={
             "category": patch.category if patch.category is not None else state.category,
@@ -188,6 +264,9 @@ def apply_patch(
             "resolved_questions": resolved_history,
             "decisions_made": decisions,
             "rejected_options": rejected,
+            "active_search": active,
+            "shortlist": shortlist[:MAX_SHORTLIST],
+            "focus_item": patch.focus_item if patch.focus_item is not None else state.focus_item,
             "updated_at": utcnow(),
         }
     )

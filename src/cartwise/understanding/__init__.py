@@ -6,6 +6,9 @@ chat endpoint, with the rules engine as fallback and polarity guard).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from cartwise.catalog.product import Product
 from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
@@ -13,11 +16,13 @@ from cartwise.understanding.base import Engine
 __all__ = ["Engine", "create_engine"]
 
 
-def create_engine(settings: Settings) -> Engine:
-    """The engine `settings.engine` names; the llm engine falls back to rules."""
+def create_engine(settings: Settings, products: Iterable[Product] = ()) -> Engine:
+    """The engine `settings.engine` names; the llm engine falls back to rules. `products`
+    (e.g. the product index's) teach the rules engine every brand they carry."""
+    from cartwise.understanding.rules.catalog_brands import catalog_brands, product_rows
     from cartwise.understanding.rules.engine import RulesEngine
 
-    rules = RulesEngine()
+    rules = RulesEngine(catalog=catalog_brands(product_rows(products)))
     if settings.engine == "rules":
         return rules
     if not settings.llm_base_url:

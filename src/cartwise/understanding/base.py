@@ -11,14 +11,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cartwise.memory.session_state import SessionConstraint, SessionPatch, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.errors import InvalidPreference
+from cartwise.memory.session_state import (
+    SessionConstraint,
+    SessionPatch,
+    SessionPrefState,
+    SortOrder,
+)
+from cartwise.memory.store import SLUG_PATTERN, Category, Polarity, PreferenceEntry, Strength
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
-Scope = Literal["long_term", "session"]
+Scope = Literal["long_term", "session", "request"]
+SELF = "self"
+"""The recipient slug of the shopper themself."""
+
+
+def valid_recipient(value: str) -> str:
+    """A recipient is a canonical slug: lowercase ASCII words joined by hyphens."""
+    if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
+        raise InvalidPreference("recipient", value, "must be a slug like 'mum' or 'friend-alice'")
+    return value
 
 
 class StatedPreference(BaseModel):
@@ -37,7 +52,47 @@ class StatedPreference(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     """Surface forms in every language seen, for hard filtering."""
     scope: Scope = "long_term"
-    """long_term (a standing preference) or session (only for this shopping session)."""
+    """long_term (a standing preference: always/never/allergic, or a plain statement);
+    session (这次/这回/先/this time/today/for now: only this shopping session); request
+    (除了X都行/anything but X: excluded from this request's search only, never stored)."""
+    recipient: str = SELF
+    """Whose preference it is: "self" (the shopper) or a canonical recipient slug (mum, dad,
+    wife, husband, girlfriend, son, friend-<name> ...)."""
+
+    _recipient = field_validator("recipient")(valid_recipient)
+
+
+FollowupKind = Literal["refine", "more", "similar", "sort", "compare", "details", "cheapest"]
+"""refine: a new constraint on the same product type (cheaper, another colour or brand, a
+size or budget alone); more: the next page; similar: neighbours of a shown item; sort: the
+same results reordered; compare: shown items side by side; details: a shown item's link and
+listing facts, or a question about it; cheapest: where the product is cheapest."""
+SizeStep = Literal["", "up", "down"]
+
+
+class Followup(BaseModel):
+    """How a message builds on the results already shown or the search already running."""
+
+    # Field docstrings are the LLM engine's schema descriptions too.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    kind: FollowupKind
+    refs: list[int] = Field(default_factory=list)
+    """Shown items referred to, 1-based in the order shown; -1 is the last one, 0 is "that
+    one / it" (the item last talked about, else the first)."""
+    sort: SortOrder | None = None
+    """A sort the message asks for (price_asc also for "the cheapest X"); None = unchanged."""
+    page_delta: int = 0
+    """1 for "more / next page / 换一批"."""
+    price: Literal["", "lower", "higher"] = ""
+    """"lower" for cheaper / 更实惠, "higher" for a pricier one."""
+    other: list[Literal["brand", "color", "model"]] = Field(default_factory=list)
+    """What to change away from the referenced item(s): another brand / colour / model."""
+    size_step: SizeStep = ""
+    """大一码 / a size up → "up", 小一码 / a size down → "down"."""
+    asked: str = ""
+    """For details: the listing fact asked about ("waterproof", "防水"); empty for a plain
+    link / details request."""
 
 
 class PlannerOutput(BaseModel):
@@ -54,6 +109,11 @@ class PlannerOutput(BaseModel):
     sports, baby, tools) or empty."""
     query: str = ""
     """Text to search with: the product and its positive qualities, negated terms removed."""
+    product_type: str = ""
+    """The product noun the message names (耳机, running shoes, 跑鞋); empty when it names
+    none (a refinement such as "cheaper" or "the 2nd")."""
+    followup: Followup | None = None
+    """Set when the message builds on what was shown or searched before."""
     current_intent: str = ""
     """A full sentence describing what the shopper is trying to do in this session."""
     slots: dict[str, str] = Field(default_factory=dict)
@@ -71,6 +131,11 @@ class PlannerOutput(BaseModel):
     """Platforms the user explicitly named."""
     answered_questions: list[str] = Field(default_factory=list)
     """Open questions (verbatim) this message answers."""
+    recipient: str = SELF
+    """Whom this turn's purchase is for: "self" or a canonical recipient slug
+    ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
+
+    _recipient = field_validator("recipient")(valid_recipient)
 
 
 class CuratorTurn(BaseModel):
@@ -85,6 +150,40 @@ class CuratorTurn(BaseModel):
     asked_questions: list[str] = Field(default_factory=list)
     """Questions the assistant asked in this turn's reply (become open questions)."""
     source_turn: str = ""
+    recipient_memory: dict[str, list[PreferenceEntry]] = Field(default_factory=dict)
+    """Current long-term memory of the recipients this turn talks about (recipient slug →
+    entries of that namespace), so a recipient's change of mind supersedes in place."""
+
+
+def flipped_keys(
+    upserts: Sequence[PreferenceEntry], memory: Sequence[PreferenceEntry]
+) -> list[str]:
+    """Stored keys an upsert flips: the opposite polarity of the same category and slug, in
+    the same domain or where either side is global (one namespace at a time)."""
+    keys = [
+        old.dedup_key
+        for entry in upserts
+        for old in memory
+        if old.polarity is entry.polarity.opposite
+        and old.category is entry.category
+        and old.slug == entry.slug
+        and (old.domain == entry.domain or not old.domain or not entry.domain)
+    ]
+    written = {entry.dedup_key for entry in upserts}
+    return [key for key in dict.fromkeys(keys) if key not in written]
+
+
+class RecipientMemory(BaseModel):
+    """Long-term upserts and supersedes inside one recipient's namespace (keys keep the
+    seed format; the namespace is the recipient)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    recipient: str
+    long_term: list[PreferenceEntry] = Field(default_factory=list)
+    supersede: list[str] = Field(default_factory=list)
+
+    _recipient = field_validator("recipient")(valid_recipient)
 
 
 class CuratorOutput(BaseModel):
@@ -96,6 +195,8 @@ class CuratorOutput(BaseModel):
     long_term: list[PreferenceEntry] = Field(default_factory=list)
     supersede: list[str] = Field(default_factory=list)
     """Existing dedup_keys to retire (a flipped polarity, a retraction)."""
+    recipients: list[RecipientMemory] = Field(default_factory=list)
+    """What to write in recipients' namespaces (never in the shopper's own `long_term`)."""
     session_patch: SessionPatch = Field(default_factory=SessionPatch)
 
 

@@ -84,6 +84,8 @@ class EngineCounters:
         """Long-term entries that were this session's slots or constraints, moved or dropped."""
         self.query_corrections = 0
         """Search queries that still held a refused term, replaced by the rules query."""
+        self.recipient_corrections = 0
+        """Preferences of someone else labelled the shopper's own, moved to that recipient."""
 
     def count_call(self, operation: Operation) -> None:
         with self._lock:
@@ -101,6 +103,7 @@ class EngineCounters:
             self.dropped_entries += report.dropped_ungrounded
             self.scope_corrections += report.scope_corrections
             self.query_corrections += report.query_corrections
+            self.recipient_corrections += report.recipient_corrections
 
     def snapshot(self) -> dict[str, Any]:
         """A plain copy of every counter."""
@@ -114,6 +117,7 @@ class EngineCounters:
                 "dropped_entries": self.dropped_entries,
                 "scope_corrections": self.scope_corrections,
                 "query_corrections": self.query_corrections,
+                "recipient_corrections": self.recipient_corrections,
             }
 
 
@@ -317,14 +321,16 @@ class LLMEngine:
             or report.dropped_ungrounded
             or report.scope_corrections
             or report.query_corrections
+            or report.recipient_corrections
         ):
             logger.info(
-                "llm %s: %d safety, %d scope, %d query correction(s); %d ungrounded entr(ies) "
-                "dropped",
+                "llm %s: %d safety, %d scope, %d query, %d recipient correction(s); "
+                "%d ungrounded entr(ies) dropped",
                 operation,
                 report.safety_corrections,
                 report.scope_corrections,
                 report.query_corrections,
+                report.recipient_corrections,
                 report.dropped_ungrounded,
             )
 
@@ -403,6 +409,15 @@ def _session_view(session: SessionPrefState) -> dict[str, Any]:
         "slots": session.slots,
         "constraints": [c.model_dump(mode="json", exclude={"key"}) for c in session.constraints],
         "open_questions": session.open_questions,
+        "active_search": (
+            session.active_search.model_dump(include={"product_type", "phrase", "sort", "page"})
+            if session.active_search is not None
+            else None
+        ),
+        "shortlist": [
+            {"n": n, "title": item.title, "price_base": item.price_base}
+            for n, item in enumerate(session.shortlist, start=1)
+        ],
     }
 
 

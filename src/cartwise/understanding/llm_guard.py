@@ -10,7 +10,11 @@ a dislike. The other guards:
 - a budget or size "preference" that is this turn's slot is dropped, and a long-term entry
   the rules engine read as this-session-only becomes a session constraint;
 - a long-term entry naming nothing the shopper said is dropped, and so is a brand dislike
-  in a price or stock complaint ("这件超预算了", "小米这款太贵了").
+  in a price or stock complaint ("这件超预算了", "小米这款太贵了");
+- whose: a preference the rules engine attributed to a recipient ("我女朋友不喜欢紫色") is
+  never the shopper's own — it moves to that recipient; the purchase's recipient the rules
+  engine found stands when the model says "self";
+- a this-request exclusion ("除了小米都行") is never remembered: scope `request`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,13 @@ from dataclasses import dataclass, field, replace
 
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength, normalize_keywords
-from cartwise.understanding.base import CuratorOutput, PlannerOutput, StatedPreference
+from cartwise.understanding.base import (
+    SELF,
+    CuratorOutput,
+    PlannerOutput,
+    RecipientMemory,
+    StatedPreference,
+)
 
 SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
 # A complaint about price or stock is about that one item, never about its brand: "too
@@ -47,6 +57,12 @@ class RulesReading:
     """Casefolded values of the slots it found (a budget, a size)."""
     query: str = ""
     """Its search query, negated terms already removed."""
+    holders: dict[str, str] = field(default_factory=dict)
+    """Slugs it attributed to a recipient (not the shopper) → that recipient."""
+    request_only: frozenset[str] = frozenset()
+    """Slugs it read as excluded for this request only ("除了小米都行")."""
+    recipient: str = SELF
+    """Whom it read the purchase to be for."""
 
     @classmethod
     def from_planner(cls, planner: PlannerOutput) -> RulesReading:
@@ -64,7 +80,11 @@ class RulesReading:
         long_term = {s.slug for s in planner.stated if s.scope == "long_term"}
         session = {s.slug for s in planner.stated if s.scope == "session"}
         session |= {c.slug for c in planner.constraints}
+        request = {s.slug for s in planner.stated if s.scope == "request"}
         return cls(
+            holders={s.slug: s.recipient for s in planner.stated if s.recipient != SELF},
+            request_only=frozenset(request - long_term - session),
+            recipient=planner.recipient,
             negated={s: frozenset(k) for s, k in negated.items()},
             seen=seen,
             session_only=frozenset(session - long_term),
@@ -101,6 +121,7 @@ class GuardReport:
     safety_corrections: int = 0
     scope_corrections: int = 0
     query_corrections: int = 0
+    recipient_corrections: int = 0
     dropped_ungrounded: int = 0
     corrected_slugs: list[str] = field(default_factory=list)
 
@@ -121,6 +142,13 @@ def guard_planner(
         if item.scope == "long_term" and item.slug in reading.session_only and not safety:
             update["scope"] = "session"
             report.scope_corrections += 1
+        if item.scope != "request" and item.slug in reading.request_only and not safety:
+            update["scope"] = "request"
+            report.scope_corrections += 1
+        holder = reading.holders.get(item.slug)
+        if item.recipient == SELF and holder is not None:
+            update["recipient"] = holder
+            report.recipient_corrections += 1
         polarity = update.get("polarity", item.polarity)
         strength = update.get("strength", item.strength)
         if (
@@ -146,11 +174,18 @@ def guard_planner(
         # the rules engine's query has negated terms removed by construction.
         query = reading.query
         report.query_corrections += 1
+    recipient = planner.recipient
+    if recipient == SELF and reading.recipient != SELF:
+        recipient = reading.recipient
+        report.recipient_corrections += 1
     return planner.model_copy(
         update={
-            "stated": _unique(stated, lambda s: (s.polarity, s.category, s.domain, s.slug)),
+            "stated": _unique(
+                stated, lambda s: (s.polarity, s.category, s.domain, s.slug, s.recipient)
+            ),
             "constraints": constraints,
             "query": query,
+            "recipient": recipient,
         }
     )
 
@@ -190,7 +225,18 @@ def guard_curator(
     )
     entries: dict[str, PreferenceEntry] = {}
     moved: list[SessionConstraint] = []
+    to_recipients: dict[str, list[PreferenceEntry]] = {}
     for entry in output.long_term:
+        if entry.slug in reading.request_only and not safety:
+            # "除了小米都行" excludes for this request: never remembered.
+            report.scope_corrections += 1
+            continue
+        holder = reading.holders.get(entry.slug)
+        if holder is not None:
+            # Someone else's taste is never the shopper's own memory.
+            to_recipients.setdefault(holder, []).append(entry)
+            report.recipient_corrections += 1
+            continue
         if not _grounded(entry, folded_message, reading) or (
             price_complaint
             and entry.category is Category.BRAND
@@ -230,6 +276,12 @@ def guard_curator(
         previous = entries.get(fixed.dedup_key)
         entries[fixed.dedup_key] = previous.merged_with(fixed) if previous else fixed
     written = set(entries)
+    recipients = {group.recipient: group for group in output.recipients}
+    for holder, moved_entries in to_recipients.items():
+        group = recipients.get(holder, RecipientMemory(recipient=holder))
+        keys = {e.dedup_key for e in group.long_term}
+        extra = [e for e in moved_entries if e.dedup_key not in keys]
+        recipients[holder] = group.model_copy(update={"long_term": [*group.long_term, *extra]})
     patch = output.session_patch.model_copy(
         update={
             "constraints": _guard_constraints(
@@ -240,6 +292,7 @@ def guard_curator(
     return CuratorOutput(
         long_term=list(entries.values()),
         supersede=[key for key in output.supersede if key not in written],
+        recipients=list(recipients.values()),
         session_patch=patch,
     )
 

@@ -26,13 +26,17 @@ from cartwise.memory.store import (
     normalize_keywords,
 )
 from cartwise.understanding.base import (
+    SELF,
     CuratorOutput,
     CuratorTurn,
+    Followup,
     Intent,
     Language,
     PlannerOutput,
+    RecipientMemory,
     Scope,
     StatedPreference,
+    flipped_keys,
 )
 
 SLOT_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
@@ -120,10 +124,19 @@ class StatedAnswer(ConstraintAnswer):
     domain: str = ""
     """Product domain it was said about; empty when unsure or a safety matter."""
     strength: Strength = Strength.SOFT
+    """hard: 不要/讨厌/绝不/过敏/never/hate/can't stand (filters); soft: 不太喜欢/尽量不要/
+    not a fan/rather not/not really into (ranks lower)."""
     scope: Scope = "long_term"
-    """long_term (a standing preference) or session (only this shopping session)."""
+    """long_term (always/never/allergic/vegan/"I don't eat X", or a plain statement);
+    session (这次/这回/先/this time/today/for now; "only X" for this search); request
+    ("除了X都行", "anything but X": this request only, never remembered)."""
+    recipient: str = SELF
+    """Whose taste: "self", or the canonical slug of the person it is about (mum, dad,
+    wife, husband, girlfriend, boyfriend, son, daughter, friend-<name> ...). "我女朋友不喜欢
+    紫色" → girlfriend; never the shopper's own."""
 
     _domain = field_validator("domain")(_valid_domain)
+    _recipient = field_validator("recipient")(_valid_slug)
 
 
 class LongTermAnswer(StatedAnswer):
@@ -135,7 +148,7 @@ class LongTermAnswer(StatedAnswer):
     @classmethod
     def _long_term_only(cls, value: Scope) -> Scope:
         if value != "long_term":
-            raise ValueError("long_term entries cannot have session scope")
+            raise ValueError("long_term entries cannot have session or request scope")
         return value
 
 
@@ -149,6 +162,10 @@ class PlannerAnswer(_Strict):
     """Product domain when known, lowercase ASCII; empty when unsure."""
     query: str
     """The product and its positive qualities; negated terms removed."""
+    product_type: str = ""
+    """The product noun the message names (耳机, running shoes); empty when it names none."""
+    followup: Followup | None = None
+    """Set when the message builds on the shown results or the running search."""
     current_intent: str = ""
     slots: dict[str, str] = Field(default_factory=dict)
     """snake_case English names (size, budget_max, budget_min, budget_currency...), string values."""
@@ -158,8 +175,11 @@ class PlannerAnswer(_Strict):
     brands: list[str] = Field(default_factory=list)
     platforms: list[str] = Field(default_factory=list)
     answered_questions: list[str] = Field(default_factory=list)
+    recipient: str = SELF
+    """Whom this purchase is for: "self" or a recipient slug ("再给我妈买条围巾" → mum)."""
 
     _domain = field_validator("domain")(_valid_domain)
+    _recipient = field_validator("recipient")(_valid_slug)
     _slots_as_strings = field_validator("slots", mode="before")(_string_slots)
     _slot_names = field_validator("slots")(_valid_slot_names)
 
@@ -170,6 +190,8 @@ class PlannerAnswer(_Strict):
             intent=self.intent,
             domain=self.domain,
             query=self.query.strip(),
+            product_type=self.product_type.strip(),
+            followup=self.followup,
             current_intent=self.current_intent.strip(),
             slots=self.slots,
             constraints=[c.to_constraint() for c in self.constraints],
@@ -182,6 +204,7 @@ class PlannerAnswer(_Strict):
                     strength=s.strength,
                     keywords=normalize_keywords(s.keywords),
                     scope=s.scope,
+                    recipient=s.recipient,
                 )
                 for s in self.stated
             ],
@@ -189,6 +212,7 @@ class PlannerAnswer(_Strict):
             brands=self.brands,
             platforms=self.platforms,
             answered_questions=[q for q in self.answered_questions if q in open_questions],
+            recipient=self.recipient,
         )
 
 
@@ -219,22 +243,33 @@ class CuratorAnswer(_Strict):
     def to_output(self, turn: CuratorTurn) -> CuratorOutput:
         """Engine output with code-derived keys and provenance."""
         provenance = Provenance(source_turn=turn.source_turn, source_text=turn.user_message)
-        entries = [
-            PreferenceEntry(
-                polarity=item.polarity,
-                category=item.category,
-                domain=item.domain,
-                slug=item.slug,
-                strength=item.strength,
-                keywords=item.keywords,
-                provenance=provenance,
+        by_recipient: dict[str, list[PreferenceEntry]] = {}
+        for item in self.long_term:
+            by_recipient.setdefault(item.recipient, []).append(
+                PreferenceEntry(
+                    polarity=item.polarity,
+                    category=item.category,
+                    domain=item.domain,
+                    slug=item.slug,
+                    strength=item.strength,
+                    keywords=item.keywords,
+                    provenance=provenance,
+                )
             )
-            for item in self.long_term
+        entries = by_recipient.pop(SELF, [])
+        recipients = [
+            RecipientMemory(
+                recipient=recipient,
+                long_term=upserts,
+                supersede=flipped_keys(upserts, turn.recipient_memory.get(recipient, [])),
+            )
+            for recipient, upserts in by_recipient.items()
         ]
         patch = self.session_patch
         open_now = set(turn.session.open_questions)
         return CuratorOutput(
             long_term=entries,
+            recipients=recipients,
             supersede=list(
                 dict.fromkeys(
                     [

@@ -1,6 +1,7 @@
 """The shopper's web page: plain HTML/CSS/ES modules served by the API (no build step).
 
-`mount_web(app)` serves `static/index.html` at `/` and the modules under `/static/`.
+`mount_web(app)` serves `static/index.html` at `/`, the modules under `/static/`, and the
+product pictograms at `/images/<type>/<color>.svg` (drawn on request, nothing fetched).
 """
 
 from __future__ import annotations
@@ -9,17 +10,22 @@ import os
 from os import PathLike
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 from starlette.types import Scope
+
+from cartwise.catalog.images import product_svg
+from cartwise.errors import NotFound
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 # The page is tiny and changes with every release; revalidating costs one 304 per module and
 # saves shoppers from a stale app.js talking to a newer API.
 _NO_STALE = {"Cache-Control": "no-cache"}
+# A pictogram only changes with a release; a day of caching spares a page of cards 20 requests.
+_IMAGE_CACHE = {"Cache-Control": "public, max-age=86400"}
 
 
 class _RevalidatingStaticFiles(StaticFiles):
@@ -38,12 +44,20 @@ class _RevalidatingStaticFiles(StaticFiles):
 
 
 def mount_web(app: FastAPI) -> None:
-    """Serve the web page at `/` and its assets at `/static`."""
+    """Serve the web page at `/`, its assets at `/static` and pictograms at `/images`."""
     index = STATIC_DIR / "index.html"
 
     @app.get("/", include_in_schema=False)
     def web_index() -> FileResponse:
         return FileResponse(index, media_type="text/html", headers=_NO_STALE)
+
+    @app.get("/images/{type_slug}/{color}.svg", include_in_schema=False)
+    def product_image(type_slug: str, color: str) -> Response:
+        try:
+            svg = product_svg(type_slug, color)
+        except NotFound as exc:
+            raise HTTPException(status_code=404, detail=str(exc)) from None
+        return Response(svg, media_type="image/svg+xml", headers=_IMAGE_CACHE)
 
     app.mount("/static", _RevalidatingStaticFiles(directory=STATIC_DIR), name="static")
 

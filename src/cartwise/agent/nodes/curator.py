@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from cartwise.agent.clarification import answered_by_slots
 from cartwise.agent.context import rejected_options
 from cartwise.agent.deps import AgentDeps
+from cartwise.agent.dialogue import dialogue_patch
 from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
@@ -70,9 +71,14 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
     session = state["session"]
     patch = output.session_patch
     slots_patch = dict(patch.slots_patch)
-    for name, value in state.get("slots", {}).items():
+    slots = state.get("slots", {})
+    for name, value in slots.items():
         if session.slots.get(name) != value and name not in slots_patch:
             slots_patch[name] = value
+    for name in session.slots if "slots" in state else ():
+        # Dropped by a new product type (the old search's shoe size).
+        if name not in slots and name not in slots_patch:
+            slots_patch[name] = ""
     filled = {**session.slots, **{k: v for k, v in slots_patch.items() if v}}
     resolved = [*patch.resolved_questions, *answered_by_slots(session.open_questions, filled)]
     asked = [*patch.new_open_questions, *([question] if question else [])]
@@ -87,6 +93,7 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
                     r.model_dump()
                     for r in [*patch.rejected_options, *(rejected_options.get() or [])]
                 ],
+                **dialogue_patch(state),
             }
         )
     except ValueError as exc:

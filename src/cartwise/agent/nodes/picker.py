@@ -6,6 +6,13 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import missing_slot, question_for
+from cartwise.agent.dialogue import (
+    active_search,
+    build_answer,
+    in_scope,
+    referenced_picks,
+    similarity_to,
+)
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
@@ -59,14 +66,24 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     return facts
 
 
-def criteria_for(state: TurnState, settings: Settings) -> PickCriteria:
+def criteria_for(
+    state: TurnState, settings: Settings, similarity: dict[str, float] | None = None
+) -> PickCriteria:
     slots = state.get("slots", {})
+    search = active_search(state)
+    skip = set(search.shown_models if search is not None else [])
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.similar_to:
+        skip |= {item.model for item in resolution.refs}
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
+        sort=search.sort if search is not None else "relevance",
+        skip_models=frozenset(skip),
+        similarity=similarity,
     )
 
 
@@ -93,6 +110,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     candidates = state.get("candidates", [])
     if not candidates and state.get("query") and state["filters"].domains:
         candidates = await search_without_domain(runtime.context, state)
+    candidates = in_scope(state, candidates)
     timings = {"searching": elapsed_ms(state["search_started_at"])}
     await sink.step_finished("searching")
     personalization = any(state.get("personalization", []))
@@ -102,8 +120,18 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     )
 
     language = state["plan"].language
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.refs and not resolution.runs_search:
+        # Compare / details / "where is it cheapest" about shown items: their listings.
+        async with sink.step("picking", timings):
+            picks = referenced_picks(deps.recall, resolution.refs)
+        answer = build_answer(state, picks, deps.settings)
+        return {"picks": picks, "timings": timings, **({"answer": answer} if answer else {})}
+
     async with sink.step("picking", timings):
-        criteria = criteria_for(state, deps.settings)
+        similar = resolution.similar_to if resolution is not None else ""
+        similarity = similarity_to(deps.recall, similar, candidates) if similar else None
+        criteria = criteria_for(state, deps.settings, similarity)
         call_id = await sink.start_tool_call(
             "item_picker",
             {
@@ -128,8 +156,14 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     slot = (
         missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
     )
+    picks = outcome.picks
+    if resolution is not None and resolution.kind == "cheapest":
+        # "Where is X cheapest" is about X: its offers, not X's neighbours.
+        picks = picks[:1]
+    answer = build_answer(state, picks, deps.settings)
     return {
-        "picks": outcome.picks,
+        **({"answer": answer} if answer else {}),
+        "picks": picks,
         "rejected": outcome.rejected,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,

@@ -7,6 +7,7 @@ import asyncio
 from langgraph.runtime import Runtime
 
 from cartwise.agent.clarification import bare_slot_answer
+from cartwise.agent.followups import resolve
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
 from cartwise.text import has_han
@@ -45,9 +46,10 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         plan: PlannerOutput = await asyncio.to_thread(deps.engine.plan, message, session, memory)
         await sink.tool_result(call_id, plan.model_dump(mode="json"))
 
-    slots = {**session.slots, **plan.slots}
+    said = dict(plan.slots)
     if "size" not in plan.slots:
-        slots.update(bare_slot_answer(message, session.open_questions))
+        said.update(bare_slot_answer(message, session.open_questions))
+    slots = {**session.slots, **said}
     plan = plan.model_copy(update={"language": answer_language(message, session, plan.language)})
     # An answer ("42") or a bare preference is not something to search for by itself.
     query = "" if plan.intent in ("answer", "preference", "chitchat") else plan.query.strip()
@@ -55,13 +57,18 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         # A bare preference ("我喜欢木质的") or answer ("42") re-runs the session's search
         # with the new facts applied; with no session yet there is nothing to search.
         query = fallback_query(session, history)
+    # The conversation decides what this turn searches: a refinement keeps the active
+    # search's product type, a new product type starts afresh (its old slots dropped).
+    resolution = resolve(plan, session, query=query, slots=slots, plan_slots=said)
+    search = resolution.search if resolution.runs_search else None
     return {
         "session": session,
         "history": history,
         "memory": memory,
         "plan": plan,
-        "query": query,
-        "domain": plan.domain or session.category,
-        "slots": slots,
+        "query": search.phrase if search is not None else ("" if resolution.refs else query),
+        "domain": (search.domain if search is not None else "") or plan.domain or session.category,
+        "slots": resolution.slots,
+        "resolution": resolution,
         "timings": timings,
     }

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
+from cartwise.agent.dialogue import active_search, request_filters
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
@@ -142,6 +143,10 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             )
 
         prefs = await asyncio.to_thread(read)
+        search = active_search(state)
+        for slug, terms in (search.exclusions if search is not None else {}).items():
+            prefs.exclude_terms.extend(terms)
+            prefs.excluded.setdefault(slug, terms)
         available = deps.recall.platforms()
         named = [p for p in plan.platforms if p in available]
     # The fan-out that follows is one stage; the picker closes it when all searches are in.
@@ -154,7 +159,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "excluded": prefs.excluded,
         "preference_block": prefs.block,
         "platforms": named or available,
-        "filters": search_filters(plan, state.get("domain", "")),
+        "filters": request_filters(search_filters(plan, state.get("domain", "")), state),
         "search_started_at": time.perf_counter(),
         "timings": timings,
     }

@@ -6,6 +6,7 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
+from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
 
@@ -66,7 +67,14 @@ def reply_facts(state: TurnState) -> ReplyFacts:
 async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
     deps, sink = runtime.context.deps, runtime.context.sink
     timings: dict[str, float] = {}
+    answer = state.get("answer")
+    lead = render_answer(answer, state["plan"].language) if answer is not None else ""
     async with sink.step("replying", timings):
-        reply = await asyncio.to_thread(deps.engine.write_reply, reply_facts(state))
+        if lead and (not state.get("query") or answer_is_whole(answer)):
+            # Answered from listings already shown (nothing searched), or nothing more to show.
+            reply = lead
+        else:
+            written = await asyncio.to_thread(deps.engine.write_reply, reply_facts(state))
+            reply = "\n".join(part for part in (lead, written) if part)
         await sink.stream_text(reply)
     return {"reply": reply, "timings": timings}

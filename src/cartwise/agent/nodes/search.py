@@ -12,6 +12,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from cartwise.agent.dialogue import search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import SearchResponse
@@ -24,6 +25,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
     """One Send per platform; straight to the picker when there is nothing to search."""
     if not state.get("query") or not state.get("platforms"):
         return PICKER_NODE
+    page = search_page(state)
     return [
         Send(
             SEARCH_NODE,
@@ -32,6 +34,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 query=state["query"],
                 profile=state.get("profile", ""),
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
+                page=page,
             ),
         )
         for platform in state["platforms"]
@@ -65,7 +68,7 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
             deps.recall,
             task["query"],
             [platform],
-            k=deps.settings.agent_search_k,
+            k=search_depth(task["page"], deps.settings.agent_search_k),
             filters=task["filters"],
         )
     finally:

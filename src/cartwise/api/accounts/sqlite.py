@@ -1,6 +1,7 @@
 """Accounts in `<CARTWISE_HOME>/accounts.db`: a `users` table and a `revoked_tokens` table.
 
-The file is created with mode 0600 (it holds password hashes). SQLite serializes writers
+The file is created with mode 0600 (it holds password hashes); SQLite gives its WAL side
+files the database file's mode. SQLite serializes writers
 across threads and processes; the PRIMARY KEY makes a duplicate registration fail atomically.
 """
 
@@ -61,11 +62,6 @@ class SqliteAccountStore:
                     )
         except sqlite3.Error as exc:
             raise StoreUnavailable(path.name, str(exc)) from exc
-        # WAL side files hold the same data; keep them private too.
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.chmod(0o600)
 
     def create(self, username: str, password_hash: str) -> AccountRecord:
         record = AccountRecord(username, new_account_id(), password_hash)

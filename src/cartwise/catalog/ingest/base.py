@@ -105,6 +105,7 @@ def build_product(
         "brand": clean_title(str(fields.get("brand") or "")),
         "category_raw": category_raw,
         "domain": fields.get("domain") or infer_domain(category_raw, title),
+        "product_type": str(fields.get("product_type") or "").strip(),
         "price": price,
         "currency": currency,
         "price_base": to_base(price, currency, options.fx_to_base),

@@ -39,7 +39,7 @@ from cartwise.errors import IngestError
 
 MAPPABLE_FIELDS = frozenset(
     {
-        "platform", "item_id", "title", "brand", "category_raw", "domain", "price",
+        "platform", "item_id", "title", "brand", "category_raw", "domain", "product_type", "price",
         "currency", "description", "url", "image_url", "rating", "reviews", "in_stock",
     }
 )  # fmt: skip

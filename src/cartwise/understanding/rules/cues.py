@@ -9,7 +9,7 @@ LONG_TERM = re.compile(
     r"generally|usually|from now on|anymore|any more|as a rule"
 )
 SESSION = re.compile(
-    r"这次|今天|这回|本次|这一次|这单|这趟|暂时|先不要|最近|这周|这几天|这阵子|this time|today|this week|for now|right now|"
+    r"这次|今天|这回|本次|这一次|这一单|这单|这趟|暂时|先不要|先不|先别|最近|这周|这几天|这阵子|this time|today|this week|for now|right now|"
     r"for this (?:one|order|trip|purchase)|this once"
 )
 COMPARE = re.compile(

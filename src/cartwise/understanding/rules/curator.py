@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from cartwise.memory.session_state import SessionPatch
 from cartwise.memory.store import PreferenceEntry, Provenance
-from cartwise.understanding.base import CuratorOutput, CuratorTurn
+from cartwise.understanding.base import (
+    SELF,
+    CuratorOutput,
+    CuratorTurn,
+    RecipientMemory,
+    flipped_keys,
+)
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.negation import split_clauses
 
@@ -24,8 +30,9 @@ from cartwise.understanding.rules.negation import split_clauses
 def curate(turn: CuratorTurn) -> CuratorOutput:
     planner = turn.planner
     provenance = Provenance(source_turn=turn.source_turn, source_text=turn.user_message)
-    long_term: list[PreferenceEntry] = []
+    entries: dict[str, list[PreferenceEntry]] = {}
     for stated in planner.stated:
+        # Session and request scopes are never remembered across sessions.
         if stated.scope != "long_term":
             continue
         entry = PreferenceEntry(
@@ -37,23 +44,20 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
             keywords=stated.keywords or [stated.slug.replace("-", " ")],
             provenance=provenance,
         )
-        if all(e.dedup_key != entry.dedup_key for e in long_term):
-            long_term.append(entry)
+        namespace = entries.setdefault(stated.recipient, [])
+        if all(e.dedup_key != entry.dedup_key for e in namespace):
+            namespace.append(entry)
 
-    memory_keys = {entry.dedup_key for entry in turn.memory}
-    supersede: list[str] = [key for key in planner.retracted if key in memory_keys]
-    for entry in long_term:
-        for old in turn.memory:
-            flipped = (
-                old.polarity is entry.polarity.opposite
-                and old.category is entry.category
-                and old.slug == entry.slug
-                and (old.domain == entry.domain or not old.domain or not entry.domain)
-            )
-            if flipped:
-                supersede.append(old.dedup_key)
-    new_keys = {e.dedup_key for e in long_term}
-    supersede = [k for k in dict.fromkeys(supersede) if k not in new_keys]
+    long_term = entries.pop(SELF, [])
+    supersede = _supersede(long_term, turn.memory, planner.retracted)
+    recipients = [
+        RecipientMemory(
+            recipient=recipient,
+            long_term=upserts,
+            supersede=_supersede(upserts, turn.recipient_memory.get(recipient, []), []),
+        )
+        for recipient, upserts in entries.items()
+    ]
 
     session_keys = {c.key for c in turn.session.constraints}
     retracted_pairs = {_category_slug(key) for key in planner.retracted}
@@ -74,7 +78,19 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
         resolved_questions=list(planner.answered_questions),
         decisions_made=_decisions(turn.user_message),
     )
-    return CuratorOutput(long_term=long_term, supersede=supersede, session_patch=patch)
+    return CuratorOutput(
+        long_term=long_term, supersede=supersede, recipients=recipients, session_patch=patch
+    )
+
+
+def _supersede(
+    upserts: list[PreferenceEntry], memory: list[PreferenceEntry], retracted: list[str]
+) -> list[str]:
+    """Keys of one namespace to retire: retractions, and what each upsert flips."""
+    memory_keys = {entry.dedup_key for entry in memory}
+    written = {entry.dedup_key for entry in upserts}
+    retired = [key for key in retracted if key in memory_keys and key not in written]
+    return list(dict.fromkeys([*retired, *flipped_keys(upserts, memory)]))
 
 
 def _category_slug(key: str) -> str:

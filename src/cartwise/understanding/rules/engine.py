@@ -3,22 +3,37 @@ the bilingual lexicon. It is also the LLM engine's fallback and polarity guard."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry
 from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput, ReplyFacts
 from cartwise.understanding.rules import curator, reply
+from cartwise.understanding.rules.catalog_brands import CatalogBrand, demo_catalog_brands
 from cartwise.understanding.rules.lexicon import Lexicon, load_lexicon
 from cartwise.understanding.rules.negation import scope_terms
 from cartwise.understanding.rules.planner import RulesPlanner
 
 
-class RulesEngine:
-    """Engine protocol over lexicon + grammars; deterministic, no network."""
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    """The curated lexicon plus the brands of the bundled demo catalog."""
+    return load_lexicon().with_brands(demo_catalog_brands())
 
-    def __init__(self, lexicon: Lexicon | None = None) -> None:
-        self._lexicon = lexicon or load_lexicon()
+
+class RulesEngine:
+    """Engine protocol over lexicon + grammars; deterministic, no network.
+
+    `catalog`: brands mined from the ingested catalogs (`catalog_brands`), added to the
+    lexicon so a brand any catalog sells is understood, not only the curated ones."""
+
+    def __init__(
+        self, lexicon: Lexicon | None = None, *, catalog: Iterable[CatalogBrand] = ()
+    ) -> None:
+        base = lexicon or default_lexicon()
+        brands = list(catalog)
+        self._lexicon = base.with_brands(brands) if brands else base
         self._planner = RulesPlanner(self._lexicon)
 
     @property

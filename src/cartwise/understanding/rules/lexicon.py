@@ -9,6 +9,8 @@ coffee. ASCII forms match on word boundaries only; Chinese forms match as substr
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -17,6 +19,7 @@ from typing import Literal
 import yaml
 
 from cartwise.memory.store import Category
+from cartwise.understanding.rules.catalog_brands import CatalogBrand
 
 TermKind = Literal["preference", "domain", "platform", "size"]
 
@@ -65,14 +68,36 @@ def _variants(surface: str) -> set[str]:
     return {surface, surface.replace(" ", "-"), surface.replace(" ", "")}
 
 
+def _single_cjk_noun(surface: str, terms: list[Term]) -> bool:
+    return len(surface) == 1 and not surface.isascii() and any(t.kind == "domain" for t in terms)
+
+
+def _modifier_only(text: str, position: int) -> bool:
+    """A one-character noun that starts a longer word only modifies it: Chinese compounds
+    are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
+    import jieba  # loaded only when a one-character noun needs checking
+
+    jieba.setLogLevel(logging.WARNING)
+    for _word, start, end in jieba.tokenize(text):
+        first: int = start
+        last: int = end
+        if first <= position < last:
+            return last - first > 1 and position != last - 1
+    return False
+
+
 class Lexicon:
     """All surface forms, a longest-match scanner, and the reverse map slug → surface forms.
 
     The scanner indexes forms by first character and tries the longest first at each
     position: linear in the message, unlike one regex alternation of ~1,300 forms."""
 
-    def __init__(self, entries: dict[str, list[Term]]) -> None:
+    def __init__(
+        self, entries: dict[str, list[Term]], case_sensitive: dict[str, set[str]] | None = None
+    ) -> None:
         self._by_surface = entries
+        self._case_sensitive = case_sensitive or {}
+        """Lowercased surface → the only spellings it matches as (catalog-mined brands)."""
         self._variant_of: dict[str, str] = {}
         for surface in entries:
             for variant in _variants(surface):
@@ -102,7 +127,9 @@ class Lexicon:
             end = start + len(variant)
             surface = self._variant_of[variant]
             if surface in self._pluralizable:
-                for suffix in ("es", "s"):
+                # "es" only after a sibilant or o ("boxes", "tomatoes"): "hates" is no "hat".
+                sibilant = surface.endswith(("s", "x", "z", "ch", "sh", "o"))
+                for suffix in ("es", "s") if sibilant else ("s",):
                     after = end + len(suffix)
                     if text.startswith(suffix, end) and not (
                         after < len(text) and _is_ascii_word_char(text[after])
@@ -126,6 +153,15 @@ class Lexicon:
                 position += 1
                 continue
             end, surface = hit
+            spellings = self._case_sensitive.get(surface)
+            if spellings is not None and text[position : position + len(surface)] not in spellings:
+                position += 1
+                continue
+            if _single_cjk_noun(surface, self._by_surface[surface]) and _modifier_only(
+                lowered, position
+            ):
+                position += 1
+                continue
             found.append(Match(position, end, surface, tuple(self._by_surface[surface])))
             position = end
         return found
@@ -136,6 +172,32 @@ class Lexicon:
 
     def preference_slugs(self) -> set[str]:
         return {slug for (kind, slug) in self._forms if kind == "preference"}
+
+    def with_brands(self, brands: Iterable[CatalogBrand]) -> Lexicon:
+        """This lexicon plus brands mined from catalogs (`catalog_brands`). A brand the
+        curated list knows keeps its slug and gains new aliases; an English form new to the
+        lexicon matches only as the catalog spells it."""
+        entries = {surface: list(terms) for surface, terms in self._by_surface.items()}
+        case_sensitive = {k: set(v) for k, v in self._case_sensitive.items()}
+        for brand in brands:
+            known = next(
+                (
+                    t
+                    for form in brand.forms
+                    for t in entries.get(form.lower(), [])
+                    if t.category is Category.BRAND
+                ),
+                None,
+            )
+            term = known or Term("preference", brand.slug, Category.BRAND, brand.domain)
+            for form in brand.forms:
+                key = form.strip().lower()
+                if not key or key in entries:
+                    continue  # a known form keeps its meaning (noun, material, brand)
+                entries.setdefault(key, []).append(term)
+                if form.isascii():
+                    case_sensitive.setdefault(key, set()).add(form.strip())
+        return Lexicon(entries, case_sensitive)
 
 
 def _load_yaml(name: str) -> dict[str, object]:

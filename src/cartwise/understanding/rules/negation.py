@@ -23,35 +23,53 @@ from typing import Literal
 
 from cartwise.understanding.rules.lexicon import Match, Term
 
-TriggerClass = Literal["refusal", "aversion", "safety", "want", "prefer", "prefer_hard", "reset"]
-Stance = Literal["dislike", "like", "want", "neutral", "retract"]
+TriggerClass = Literal[
+    "refusal", "aversion", "safety", "exclusion", "want", "prefer", "prefer_hard", "reset"
+]
+Stance = Literal["dislike", "like", "want", "neutral", "retract", "ignored"]
+"""`ignored`: mentioned but no stance at all (a double negation, a negated fact, a
+question, what the shopper used to think) — neither a preference nor a search slot."""
 
+# "like" is a verb after a subject or an auxiliary ("I like", "my kids like", "really like");
+# after a noun it is a preposition ("animal products like leather, wool or silk").
+_LIKE_VERB = (
+    r"(?:(?<=\bi )|(?<=\bwe )|(?<=\byou )|(?<=\bthey )|(?<=\bdo )|(?<=\bdid )|(?<=\bstill )|"
+    r"(?<=\breally )|(?<=\balso )|(?<=\bwould )|(?<='d )|(?<=\bto )|(?<=\bjust )|(?<=\bactually )|"
+    r"(?<=\btotally )|(?<=\busually )|(?<=\bboth )|(?<=\bkids )|(?<=\bparents )|^)like\b"
+)
 _NEGATIVE: list[tuple[str, TriggerClass]] = [
     # "只要不是人造革" is "as long as it is not": a refusal, not 只要 (only want).
     (
         r"只要不是|只要别是|只要没有|as long as it'?s not|as long as it isn'?t|as long as there'?s no",
         "refusal",
     ),
+    # "除了小米别的都可以" / "anything but Apple": refuses X for this request only.
+    (
+        r"除了|anything but|anything except|any \w+ except|\bexcept(?: for)?\b|other than|\bbesides\b|apart from",
+        "exclusion",
+    ),
     (
         r"过敏|不耐受|忌口|不能吃|不能碰|allergic to|allergy to|allergies to|intolerant to|intolerance to|sensitive to|sensitivity to",
         "safety",
     ),
     (
-        r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|aversion to|not a big fan of",
+        r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|despise|aversion to|not a (?:big |huge |real )?fan of|not really into|not really a fan of|not crazy about|not too keen on|not keen on|no interest in|not interested in|没什么兴趣|不太感兴趣|不感兴趣|不怎么感兴趣",
         "aversion",
     ),
     (
-        r"不想要|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|除了|don'?t want|do not want|doesn'?t contain|does not contain|don'?t contain|contains no|free from|don'?t eat|do not eat|don'?t drink|do not drink|don'?t wear|do not wear|never eat|never wear|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|anything but|anything except|except|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
+        r"不想要|不想(?:吃|穿|用|买|看|喝|戴)|不要|不买|不用|不穿|不吃|不喝|不戴|不碰|不看|不能有|不能是|不含|不需要|不考虑|不接受|不选|避免|避开|拒绝|排除|去掉|不带|别要|(?<![特区类性级分识告差派鉴辨])别(?![的人处家样])|不能含|不能用|不可以有|(?<=最好|尽量)不是|don'?t want|do not want|doesn'?t contain|does not contain|don'?t contain|contains no|free from|(?:don'?t|do not|doesn'?t|does not|won'?t|will not) (?:eat|drink|wear|use)|never eat|never wear|doesn'?t want|don'?t need|won'?t buy|will not buy|never buy|avoid(?:ing|s)?|without|refuse to buy|refuse|can'?t have|cannot have|no more|stay away from|steer clear of|exclude|rather not have|prefer not to have|prefer not|not made of|nothing with|nothing made of|free of|\bskip\b|\bnothing\b|isn'?t|aren'?t|\bno\b|\bnot\b|\bnever\b",
         "refusal",
     ),
 ]
 _POSITIVE: list[tuple[str, TriggerClass]] = [
     (
-        r"只要|只买|只用|只穿|只看|只考虑|必须是|必须|一定要|only want|only buy|only use|only wear|\bonly\b|must be|must have|exclusively",
+        r"只要|只买|只用|只穿|只看|只考虑|只选|必须是|必须|一定要|\bjust\b(?=[a-z\s-]+\bones?\b)|only want|only buy|only use|only wear|\bonly\b|must be|must have|exclusively",
         "prefer_hard",
     ),
     (
-        r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|倾向于|prefer|love|i like|we like|like\b|big fan of|huge fan of|a fan of|favorite|favourite|go for|stick with|stick to",
+        r"更喜欢|喜欢|偏好|偏爱|钟爱|最爱|爱用|爱吃|爱穿|爱喝|倾向于|prefer|love|likes\b|"
+        + _LIKE_VERB
+        + r"|big fan|huge fan|a fan of|favorite|favourite|go for|stick with|stick to|really into|(?:i'?m|am) into",
         "prefer",
     ),
     (
@@ -64,8 +82,9 @@ _RESET: list[tuple[str, TriggerClass]] = [(r"\bover\b|rather than|instead of|而
 _POSTFIX_NEGATIVE: list[tuple[str, TriggerClass]] = [
     (r"\bonly(?=\s*$)", "prefer_hard"),
     (r"过敏|不耐受|allergy|allergies|intolerance|intolerant", "safety"),
+    (r"受不了|没什么兴趣|不太感兴趣|不感兴趣|不太喜欢|不喜欢", "aversion"),
     (
-        r"也不要|也不想要|也不行|也别|不行|就算了|不考虑|不要了|免了|太丑|不好看|is a no|are a no|is out|are out|is a dealbreaker",
+        r"(?:我|我们)?(?:从来|一般|也|都)?(?:不穿|不吃|不用|不戴|不喝|不碰)|也不要|也不想要|也不行|也别|不行|就算了|不考虑|不要了|免了|太丑|不好看|is a no|are a no|is out|are out|is a dealbreaker",
         "refusal",
     ),
 ]
@@ -85,18 +104,25 @@ _RETRACTION = re.compile(
     r"fine with|okay with|ok with|no problem with|is acceptable|are acceptable|works too|is good now|can accept|"
     r"no longer (?:hate|dislike|avoid)|don'?t hate .* anymore|changed my mind about"
 )
+# "anything but Lenovo is fine" excludes Lenovo; its "is fine" takes nothing back.
+_EXCLUSION = re.compile(r"除了|anything but|anything except|\bexcept\b|other than")
 _CLAUSE_BREAK = re.compile(
     r"[，。,;；！!？?\n]|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
 )
+_LIST_LEAD = re.compile(
+    r"\s*(?:including|such as|like|e\.g\.|for example|for instance|especially|particularly|"
+    r"包括|比如|例如|尤其是|尤其|特别是)?"
+)
+_LIST_WORD = re.compile(r"\bor\b|\band\b|\bnor\b|和|或|还有|、")
 _ESPECIALLY = re.compile(r"\s*(?:especially|particularly|above all|尤其是|尤其|特别是)")
 _CONTRAST_WANT = re.compile(r"\binstead\b|换成|改成|换个|rather")
 _ENUM_REST = re.compile(r"(?:\s|\bor\b|\band\b|\bnor\b|和|或者|或|还有|及|的|、)*")
 _NEGATED_PREFIX = re.compile(r"(?:无|不含|零|非)\s?$")
 _FREE_SUFFIX = re.compile(r"^[\s-]?free\b|^\s?free of")
 EMPHATIC = re.compile(
-    r"绝对|坚决|千万|死也|永远|从不|从来不|再也不|一点都不|完全不|严格|absolutely|never|definitely|"
+    r"绝不|绝对|坚决|千万|死也|永远|从不|从来不|再也不|一点都不|完全不|严格|absolutely|never|definitely|"
     r"under no circumstances|strictly|at all|whatsoever|hate|detest|can'?t stand|cannot stand|讨厌|受不了|"
-    r"seriously|severe|严重|死活"
+    r"seriously|severe|严重|死活|despise"
 )
 SAFETY_CONTEXT = re.compile(
     r"过敏|哮喘|孕妇|怀孕|湿疹|敏感肌|皮肤敏感|不耐受|allerg|asthma|pregnan|eczema|sensitive skin|intoleran|celiac|coeliac"
@@ -113,6 +139,9 @@ class ScopedTerm:
     trigger: TriggerClass | None
     clause: int
     clause_text: str
+    scope: Literal["long_term", "session", "request"] | None = None
+    """Set by the clause logic when it decides the scope (change of mind, "only", "any
+    brand but ..."); None lets the planner's cues decide."""
 
 
 @dataclass
@@ -123,6 +152,11 @@ class Scoping:
     negated_spans: list[tuple[int, int]] = field(default_factory=list)
     """Text to strip from the search query (triggers and the terms they refuse)."""
     clauses: list[tuple[int, int]] = field(default_factory=list)
+    silent_clauses: set[int] = field(default_factory=set)
+    """Clauses that state nothing (a double negation, a negated fact, a question, a past
+    view): no term in them, known or not, becomes a preference."""
+    soft_clauses: set[int] = field(default_factory=set)
+    """Clauses whose dislikes are softened ("尽量不要", "ideally avoid"): soft, not hard."""
 
 
 def split_clauses(text: str) -> list[tuple[int, int]]:
@@ -137,6 +171,22 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def is_retraction(clause: str) -> bool:
+    """ "其实塑料也可以", "I'm fine with it": the clause takes something back."""
+    return bool(_RETRACTION.search(clause))
+
+
+def clause_trigger(clause: str) -> TriggerClass | None:
+    """The last trigger in a clause (lowercased), for clauses that name no term ("now I
+    love it")."""
+    hits = list(_TRIGGERS.finditer(clause))
+    return _trigger_class(hits[-1]) if hits else None
+
+
+def stance_of(trigger: TriggerClass | None) -> Stance:
+    return _stance(trigger)
+
+
 def _trigger_class(hit: re.Match[str]) -> TriggerClass:
     return re.sub(r"(?:_\d+)+$", "", hit.lastgroup or "")  # type: ignore[return-value]
 
@@ -149,7 +199,7 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
     for index, (start, end) in enumerate(scoping.clauses):
         clause = lowered[start:end]
         in_clause = [m for m in matches if start <= m.start < end and m.first("preference")]
-        if _RETRACTION.search(clause):
+        if _RETRACTION.search(clause) and not _EXCLUSION.search(clause):
             for match in in_clause:
                 term = match.first("preference")
                 assert term is not None
@@ -161,18 +211,33 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             for t in _TRIGGERS.finditer(clause)
         ]
         triggers = [t for t in triggers if not any(m.start <= t[0] < m.end for m in matches)]
-        postfix = [(start + p.start(), _trigger_class(p)) for p in _POSTFIX.finditer(clause)]
+        # A postfix trigger directly followed by a term is that term's prefix instead:
+        # in "喜欢吃辣不吃甜", 不吃 refuses 甜, not 辣.
+        postfix = [
+            (start + p.start(), _trigger_class(p))
+            for p in _POSTFIX.finditer(clause)
+            if not any(start + p.end() <= m.start < start + p.end() + 3 for m in in_clause)
+        ]
         active: tuple[int, TriggerClass] | None = None
+        enumeration_end: int | None = None
         if not triggers and _CONTRAST_WANT.search(clause):
             active = (start, "want")  # "no plastic, metal instead"
         elif carried and not triggers and _is_enumeration(clause, in_clause, start):
             active = (start, carried)  # "no plastic, leather or nylon"
+        elif carried and not triggers:
+            # "... like leather, wool, or silk as I'm vegan", "..., including wool and silk":
+            # only the terms listed at the clause's start continue the previous scope.
+            enumeration_end = _enumeration_end(clause, in_clause, start)
+            if enumeration_end is not None:
+                active = (start, carried)
         elif carried in ("prefer", "prefer_hard") and not triggers and _ESPECIALLY.match(clause):
             active = (start, carried)  # "I love minimalist design, especially white furniture"
         carried = None
         for match in in_clause:
             term = match.first("preference")
             assert term is not None
+            if enumeration_end is not None and match.start >= enumeration_end:
+                active, enumeration_end = None, None
             for trigger in triggers:
                 if trigger[1] <= match.start and (active is None or trigger[0] >= active[0]):
                     active = (trigger[0], trigger[2])
@@ -186,10 +251,15 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
                 span_start = match.start - len(prefix_hit.group(0)) if prefix_hit else match.start
                 span_end = match.end + (suffix_hit.end() if suffix_hit else 0)
                 scoping.negated_spans.append((span_start, span_end))
-            elif after and (trigger_class is None or trigger_class in ("want", "prefer")):
+            elif after and (
+                trigger_class is None
+                # A postfix aversion ("橙色我受不了") never overrides a liking verb: in
+                # "喜欢黑色不喜欢白色" the 不喜欢 belongs to 白色.
+                or (trigger_class in ("want", "prefer") and after[0][1] != "aversion")
+            ):
                 trigger_class = after[0][1]
             stance = _stance(trigger_class)
-            if stance == "dislike" and trigger_class != "safety" and _except_positive(clause):
+            if trigger_class == "exclusion" and _except_positive(clause):
                 stance = "neutral"
             scoping.terms.append(ScopedTerm(match, term, stance, trigger_class, index, clause))
             if stance == "dislike":
@@ -197,6 +267,24 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             if stance in ("dislike", "like"):
                 carried = trigger_class
     return scoping
+
+
+def _enumeration_end(clause: str, terms: list[Match], offset: int) -> int | None:
+    """Where a list of terms at the clause's start ends (absolute), after an optional lead
+    word ("including", "such as", "like", "especially", "包括", "比如"); None if the clause
+    does not start with a term."""
+    lead = _LIST_LEAD.match(clause)
+    position = offset + (lead.end() if lead else 0)
+    listed = bool(lead and lead.group(0).strip())
+    end: int | None = None
+    for match in sorted(terms, key=lambda m: m.start):
+        gap = clause[position - offset : match.start - offset]
+        if not _ENUM_REST.fullmatch(gap):
+            break
+        listed = listed or bool(_LIST_WORD.search(gap))
+        end = position = match.end
+    # A bare term opening a clause is no list ("别要实木的，太重了": 太重 is the reason).
+    return end if listed else None
 
 
 def _is_enumeration(clause: str, terms: list[Match], offset: int) -> bool:
@@ -209,7 +297,7 @@ def _is_enumeration(clause: str, terms: list[Match], offset: int) -> bool:
 
 
 def _stance(trigger: TriggerClass | None) -> Stance:
-    if trigger in ("refusal", "aversion", "safety"):
+    if trigger in ("refusal", "aversion", "safety", "exclusion"):
         return "dislike"
     if trigger in ("prefer", "prefer_hard"):
         return "like"

@@ -1,16 +1,42 @@
-"""Dislikes of things the lexicon does not know ("I avoid graphic violence").
+"""Dislikes of things the lexicon does not know ("I avoid graphic violence", "我不吃香菜").
 
-English only: the object after a strong refusal or aversion verb becomes a slug of up to
-three words (category other). Chinese objects are skipped — a slug must be ASCII, and a
-transliteration would be a key nobody can read. Only clauses where the lexicon found no
-refused term are considered, so this never competes with a canonical slug.
+- English: the object after a strong refusal or aversion verb becomes a slug of up to three
+  words, the last one singular by `inflect` ("horror movies" → horror-movie; plural-only
+  nouns such as "jeans" stay as they are); keywords are the words themselves.
+- Chinese: the object of a refusal or aversion (不要/不想要/不喜欢/讨厌/不吃/不穿/不用 … X,
+  or X … 我不穿/不要) — a run of Chinese characters, without particles and without a product
+  noun the lexicon knows ("灯芯绒的裤子" → 灯芯绒). Its slug is the pinyin of the word
+  (`pypinyin`, "香菜" → xiangcai): an ASCII key for storage and dedup, while the Chinese
+  word itself is the keyword the hard filter matches. (Chosen by measurement over an alias
+  table mined from the catalogs: see docs/reports/understanding.md.)
+- Never from a clause that states nothing (a question, a negated fact, a past view), and
+  never about a time or a daily routine ("I never eat breakfast before 10am").
+Only clauses where the lexicon found no refused term are considered, so this never
+competes with a canonical slug. Category is `other`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
+import inflect
+
+from cartwise.text import HAN
+from cartwise.understanding.rules.lexicon import Lexicon
 from cartwise.understanding.rules.negation import Scoping
+
+
+@dataclass(frozen=True)
+class FreeObject:
+    """A refused thing outside the lexicon."""
+
+    slug: str
+    keywords: tuple[str, ...]
+    clause: int
+    clause_text: str
+
 
 _OPEN_TRIGGER = re.compile(
     r"\b(?:(?:dislike|aversion|distaste) (?:for|of|to)|"
@@ -23,15 +49,26 @@ _OPEN_TRIGGER = re.compile(
     r"do not use|never (?:buy|wear|eat|use)|against|scared of|afraid of|phobia of|"
     r"(?:prefer|rather) not (?:to )?(?:use|play|attend|watch|eat|wear|read|visit|stay in|stay at|"
     r"take|go to|do|buy|have|drive|listen to|own)|"
-    r"strongly dislike|really dislike)\s+(?P<obj>[a-z][a-z\s'-]{2,80})"
+    r"strongly dislike|really dislike|^\s*no)\s+(?P<obj>[a-z][a-z\s'-]{2,80})"
 )
 _CUT = re.compile(
     r"\b(?:that|which|who|because|due|as|since|so|when|while|if|or|and|but|with|in|on|at|for|"
-    r"from|to|like|such|unless|than|i|it|they|my|is|are|was|were|whether|especially|including)\b"
+    r"from|to|like|such|unless|than|i|it|they|my|is|are|was|were|whether|especially|including|"
+    r"before|after|until|during|please|anymore|any more|either|too|now|today|these|this|of|"
+    r"inside|whatsoever|whenever|altogether|entirely|completely)\b"
 )
 _PREPOSITIONS = {"through", "in", "with", "on", "at", "to", "into", "about", "for"}
 _LEADING = {
     "any",
+    "form",
+    "forms",
+    "type",
+    "types",
+    "kind",
+    "kinds",
+    "sort",
+    "sorts",
+    "use",
     "the",
     "a",
     "an",
@@ -110,26 +147,93 @@ _REJECT = {
 }
 
 
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+# Nouns that are plural only: inflect would make "jeans" a "jean".
+_PLURAL_ONLY = {
+    "clothes",
+    "pants",
+    "jeans",
+    "shorts",
+    "leggings",
+    "trousers",
+    "tights",
+    "pajamas",
+    "pyjamas",
+    "glasses",
+    "sunglasses",
+    "scissors",
+    "news",
+    "series",
+    "species",
+    "gas",
+    "headphones",
+    "earphones",
+    "earbuds",
+    "goggles",
+    "overalls",
+}
+# A time, a meal or a routine: a habit, not a product ("before 10am", "after dinner").
+_ROUTINE = re.compile(
+    r"\b(?:before|after|until|past|by)\s+(?:\d|noon|midnight|lunch|dinner|breakfast|bed|work|"
+    r"school|sunrise|sunset|the (?:morning|evening|weekend))|\b\d{1,2}\s?(?:am|pm|o'?clock)\b|"
+    r"\b(?:go to bed|wake up|get up|sleep in|work out|exercise|skip meals|in the morning|"
+    r"at night|on weekends?)\b"
+)
 
 
-def free_dislikes(text: str, scoping: Scoping) -> list[tuple[str, str]]:
-    """(slug, clause) pairs for refused objects outside the lexicon."""
+# Things nobody buys: activities, care, places, media ("I avoid any form of physical
+# activity", "prescription medications", "social media", "homes with many windows").
+_NOT_PRODUCT = re.compile(
+    r"\b(?:activit(?:y|ies)|exercises?|training|workouts?|medications?|medicines?|media|"
+    r"networking|exposure|locations?|places?|trips?|travel(?:ling)?|commute|floor plans?|"
+    r"plumbing|ductwork|kitchens?|windows|rooms?|homes|houses|classes|courses|lessons|"
+    r"meetings|therap(?:y|ies)|remed(?:y|ies)|treatments?)\b"
+)
+# "products containing X", "clothes made from X", "anything with X": X is the object.
+_CONTENT = re.compile(
+    r"\b(?:containing|that contains?|which contains?|contains?|made (?:from|with|of)|"
+    r"derived from|with any|with|that have|that has|based on)\s+(?:any\s+|added\s+)?"
+)
+# "the smell of lavender" → lavender.
+_SENSE_OF = re.compile(r"^(?:the\s+)?(?:scent|smell|taste|sound|look|feel|texture)s?\s+of\s+")
+# A modifier or a sense cut loose from its noun is no object ("foods high in ...").
+_NOT_AN_OBJECT = {"high", "low", "bold", "taste", "smell", "texture", "flavor", "flavour"}
+
+
+@lru_cache(maxsize=1)
+def _inflector() -> inflect.engine:
+    return inflect.engine()
+
+
+def singular(word: str) -> str:
+    """ "movies" → movie, "strawberries" → strawberry; plural-only nouns unchanged."""
+    if word in _PLURAL_ONLY or len(word) <= 3:
+        return word
+    result = _inflector().singular_noun(word)
+    return result if isinstance(result, str) and result else word
+
+
+def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
+    """Refused English objects outside the lexicon."""
     lowered = text.lower()
-    found: list[tuple[str, str]] = []
+    found: list[FreeObject] = []
     for index, (start, end) in enumerate(scoping.clauses):
-        if any(t.clause == index and t.stance in ("dislike", "retract") for t in scoping.terms):
+        if index in scoping.silent_clauses or any(
+            t.clause == index and t.stance in ("dislike", "retract") for t in scoping.terms
+        ):
             continue
         clause = lowered[start:end]
-        hit = _OPEN_TRIGGER.search(clause)
-        if not hit:
+        if _ROUTINE.search(clause):
             continue
-        words = [w.strip("'-") for w in hit.group("obj").split()]
+        hit = _OPEN_TRIGGER.search(clause)
+        if not hit or _NOT_PRODUCT.search(hit.group("obj")):
+            continue
+        obj = _SENSE_OF.sub("", hit.group("obj"))
+        content = _CONTENT.search(obj)
+        if content is not None:
+            # "beauty products containing silicones" → silicone: the generic product is
+            # the container, what it contains is the object.
+            obj = obj[content.end() :]
+        words = [w.strip("'-") for w in obj.split()]
         while words and (words[0] in _LEADING or words[0].endswith("ing")):
             # "learning through online courses" → "online courses"
             gerund = words.pop(0).endswith("ing")
@@ -137,8 +241,96 @@ def free_dislikes(text: str, scoping: Scoping) -> list[tuple[str, str]]:
                 words.pop(0)
         words = _CUT.split(" ".join(words), maxsplit=1)[0].split()
         words = [w for w in words if re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", w)][:3]
-        if not words or words[0] in _REJECT or len(words[0]) < 3:
+        if not words or words[0] in _REJECT or words[-1] in _NOT_AN_OBJECT or len(words[0]) < 3:
             continue
-        words[-1] = _singular(words[-1])
-        found.append(("-".join(words), clause))
+        words[-1] = singular(words[-1])
+        found.append(FreeObject("-".join(words), (" ".join(words),), index, clause))
+    return found
+
+
+# "不要太花哨" is "not too flashy": a degree adverb after the trigger means an adjective.
+_ZH_BEFORE = re.compile(
+    r"(?:不想要|不要|不太喜欢|不怎么喜欢|不喜欢|讨厌|不吃|不穿|不用|不喝|不戴|受不了|别要|别买)"
+    r"(?!太|很|那么|这么|过于)(?:有|带|含|那种|这种|什么)?"
+    rf"(?P<obj>[{HAN}]{{1,8}})"
+)
+_ZH_AFTER = re.compile(
+    rf"(?P<obj>[{HAN}]{{1,8}}?)(?:的)?(?:东西|那种)?(?:我|我们)?(?:也|都|从来|一般|真的)?"
+    r"(?:不穿|不吃|不要|不用|不喝|不戴|不喜欢|不太喜欢|受不了|不行)"
+)
+_ZH_TRAILING = re.compile(r"(?:的|味的|味|口味|款|系列|风格|风|了|吧|呢|啊|哦)+$")
+_ZH_LEADING = re.compile(r"^(?:我|我们|也|都|就|还|有|带|含|吃|穿|用|喝|那种|这种|一点)+")
+_ZH_NOT_OBJECTS = {
+    "东西",
+    "这个",
+    "那个",
+    "这种",
+    "那种",
+    "颜色",
+    "牌子",
+    "款式",
+    "样子",
+    "太贵",
+    "贵的",
+    "便宜",
+    "它",
+    "他",
+    "她",
+    "这些",
+    "那些",
+    "什么",
+    "一样",
+    "别的",
+    "其他",
+    "这样",
+    "超过",
+    "了",
+    "太多",
+    "太大",
+    "太小",
+    "太长",
+    "太短",
+    "太重",
+}
+
+
+def _zh_object(raw: str, lexicon: Lexicon) -> str:
+    """ "灯芯绒的裤子" → 灯芯绒: particles off, a known product noun (and what follows)
+    off."""
+    word = raw
+    for match in lexicon.scan(word):
+        if match.first("domain") is not None and match.start > 0:
+            word = word[: match.start]
+            break
+    word = _ZH_LEADING.sub("", _ZH_TRAILING.sub("", word.split("的")[0]))
+    return word
+
+
+def pinyin_slug(word: str) -> str:
+    """The ASCII slug of a Chinese word: its pinyin, syllables joined ("香菜" → xiangcai)."""
+    from pypinyin import lazy_pinyin  # a second to load: only when a Chinese word needs it
+
+    return re.sub(r"[^a-z0-9]+", "-", "".join(lazy_pinyin(word)).lower()).strip("-")
+
+
+def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[FreeObject]:
+    """Refused Chinese objects outside the lexicon (see the module docstring)."""
+    lowered = text.lower()
+    found: list[FreeObject] = []
+    for index, (start, end) in enumerate(scoping.clauses):
+        if index in scoping.silent_clauses or any(
+            t.clause == index and t.stance in ("dislike", "retract", "ignored")
+            for t in scoping.terms
+        ):
+            continue
+        clause = lowered[start:end]
+        hit = _ZH_BEFORE.search(clause) or _ZH_AFTER.search(clause)
+        if not hit:
+            continue
+        word = _zh_object(hit.group("obj"), lexicon)
+        if len(word) < 2 or word in _ZH_NOT_OBJECTS or any(lexicon.scan(word)):
+            continue
+        slug = pinyin_slug(word)
+        if slug:
+            found.append(FreeObject(slug, (word,), index, clause))
     return found

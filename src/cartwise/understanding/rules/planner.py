@@ -21,9 +21,18 @@ from collections.abc import Sequence
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
-from cartwise.understanding.base import Intent, Language, PlannerOutput, Scope, StatedPreference
+from cartwise.understanding.base import (
+    SELF,
+    Intent,
+    Language,
+    PlannerOutput,
+    Scope,
+    StatedPreference,
+)
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.clause_logic import apply_clause_logic
+from cartwise.understanding.rules.followups import parse_followup
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -33,9 +42,21 @@ from cartwise.understanding.rules.negation import (
     scope_terms,
 )
 from cartwise.understanding.rules.numbers import format_amount, parse_amount
-from cartwise.understanding.rules.open_objects import free_dislikes
+from cartwise.understanding.rules.open_objects import FreeObject, free_dislikes, free_dislikes_zh
+from cartwise.understanding.rules.recipients import (
+    clause_holders,
+    find_recipients,
+    purchase_recipient,
+)
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 
+# A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
+# "不要X"); "I don't like X" stays soft.
+_FREE_REFUSAL = re.compile(
+    r"不要|不想要|不吃|不穿|不用|不喝|不戴|别要|别买|avoid|refuse|never|don'?t (?:eat|drink|"
+    r"wear|use|want|buy)|do not (?:eat|drink|wear|use|want|buy)|can'?t stand|stay away|"
+    r"steer clear|\bno\b|without"
+)
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 
 
@@ -67,6 +88,14 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
+def _product_type(matches: list[Match]) -> str:
+    """The product noun the message names: its first specific domain noun ("耳机", "running
+    shoes"); a recipient noun ("宝宝") only when there is nothing else."""
+    nouns = [m.surface.lower() for m in matches if m.first("domain")]
+    specific = [noun for noun in nouns if noun not in RECIPIENT_NOUNS]
+    return (specific or nouns or [""])[0]
+
+
 def detect_language(text: str) -> Language:
     """Any Chinese character makes a message Chinese (mixed "我要买 Sony 耳机" is zh)."""
     return "zh" if has_han(text) else "en"
@@ -85,6 +114,18 @@ class RulesPlanner:
         language = detect_language(text)
         matches = self._lexicon.scan(text)
         scoping = scope_terms(text, matches)
+        mentions = find_recipients(text)
+        apply_clause_logic(
+            text,
+            scoping,
+            subject_clauses={
+                index
+                for index, (start, end) in enumerate(scoping.clauses)
+                if any(start <= m.start < end for m in mentions)
+            },
+        )
+        recipient = purchase_recipient(text, mentions)
+        holders = clause_holders(text, scoping.clauses, mentions, recipient)
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
@@ -93,8 +134,11 @@ class RulesPlanner:
         budget = parse_budget(text)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
         removed.extend(budget.spans)
+        followup = parse_followup(text, names_product=bool(noun_domain))
+        removed.extend(followup.spans)
         size, size_spans = parse_size(text, matches, domain=domain)
-        if size:
+        # "one size up" is a step from the current size, not a size called "one size".
+        if size and not (followup.followup and followup.followup.size_step):
             slots["size"] = size
             removed.extend(size_spans)
 
@@ -105,17 +149,23 @@ class RulesPlanner:
             if start <= m.start < end and m.first("domain")
         }
         stated, brands, retracted = self._preferences(
-            scoping, noun_clauses, text, domain, session, memory, slots
+            scoping, noun_clauses, text, domain, session, memory, slots, holders
         )
         answered = self._answer_open_questions(text, session, slots, language)
         if not stated and not retracted and not noun_domain:
             flip = _anaphoric_flip(text, memory)
             if flip is not None:
                 stated.append(flip)
-        dislikes_free = free_dislikes(text, scoping) if language == "en" else []
-        for slug, trigger_clause in dislikes_free:
-            if all(p.slug != slug for p in stated):
-                stated.append(self._free_preference(slug, trigger_clause, text, domain))
+        free = (
+            free_dislikes(text, scoping)
+            if language == "en"
+            else free_dislikes_zh(text, scoping, self._lexicon)
+        )
+        for found in free:
+            if all(p.slug != found.slug for p in stated):
+                stated.append(
+                    self._free_preference(found, scoping, text, domain, holders[found.clause])
+                )
         platforms: list[str] = []
         for match in matches:
             platform = match.first("platform")
@@ -137,6 +187,8 @@ class RulesPlanner:
             intent=intent,
             domain=domain,
             query=query,
+            product_type=_product_type(matches),
+            followup=followup.followup,
             current_intent=current_intent,
             slots=slots,
             constraints=[
@@ -148,13 +200,14 @@ class RulesPlanner:
                     keywords=p.keywords,
                 )
                 for p in stated
-                if p.scope == "session"
+                if p.scope == "session" and p.recipient == (recipient or SELF)
             ],
             stated=stated,
             retracted=retracted,
             brands=brands,
             platforms=platforms,
             answered_questions=answered,
+            recipient=recipient or SELF,
         )
 
     def _preferences(
@@ -166,6 +219,7 @@ class RulesPlanner:
         session: SessionPrefState,
         memory: Sequence[PreferenceEntry],
         slots: dict[str, str],
+        holders: list[str],
     ) -> tuple[list[StatedPreference], list[str], list[str]]:
         refused = [
             (t.clause, t.term.category, t.match.start)
@@ -175,11 +229,13 @@ class RulesPlanner:
         stated: list[StatedPreference] = []
         brands: list[str] = []
         retracted: list[str] = []
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[str, str, str]] = set()
         for scoped in scoping.terms:
             term = scoped.term
             category = term.category or Category.OTHER
             stance = scoped.stance
+            if stance == "ignored":
+                continue
             if stance == "retract":
                 retracted.extend(_retraction_keys(category, term.slug, session, memory))
                 continue
@@ -192,10 +248,11 @@ class RulesPlanner:
                     brands.append(term.slug)
                 continue
             polarity = Polarity.DISLIKE if stance == "dislike" else Polarity.LIKE
-            if (polarity.value, term.slug) in seen:
+            holder = holders[scoped.clause]
+            if (polarity.value, term.slug, holder) in seen:
                 continue
-            seen.add((polarity.value, term.slug))
-            stated.append(self._stated(scoped, polarity, category, text, domain))
+            seen.add((polarity.value, term.slug, holder))
+            stated.append(self._stated(scoped, scoping, polarity, category, text, domain, holder))
             if category is Category.BRAND and scoped.trigger == "prefer_hard":
                 brands.append(term.slug)
         return stated, brands, _unique(retracted)
@@ -203,35 +260,51 @@ class RulesPlanner:
     def _stated(
         self,
         scoped: ScopedTerm,
+        scoping: Scoping,
         polarity: Polarity,
         category: Category,
         text: str,
         domain: str,
+        recipient: str,
     ) -> StatedPreference:
         safety = scoped.trigger == "safety" or (
             polarity is Polarity.DISLIKE and bool(SAFETY_CONTEXT.search(text.lower()))
         )
+        soft = scoped.clause in scoping.soft_clauses
+        if safety:
+            scope: Scope = "long_term"
+        elif scoped.scope is not None:
+            scope = scoped.scope
+        else:
+            scope = _scope(scoping, scoped.clause, text)
         return StatedPreference(
             polarity=polarity,
             category=category,
             slug=scoped.term.slug,
             domain="" if safety else domain,
-            strength=_strength(scoped, polarity, safety),
+            strength=_strength(scoped, polarity, safety, soft=soft),
             keywords=self._lexicon.keywords("preference", scoped.term.slug),
-            scope="long_term" if safety else _scope(scoped.clause_text, text[: scoped.match.start]),
+            scope=scope,
+            recipient=recipient,
         )
 
-    def _free_preference(self, slug: str, clause: str, text: str, domain: str) -> StatedPreference:
+    def _free_preference(
+        self, found: FreeObject, scoping: Scoping, text: str, domain: str, recipient: str
+    ) -> StatedPreference:
+        clause = found.clause_text
         safety = bool(SAFETY_CONTEXT.search(clause))
         emphatic = safety or bool(EMPHATIC.search(clause))
+        refusal = bool(_FREE_REFUSAL.search(clause)) and found.clause not in scoping.soft_clauses
+        scope = "long_term" if safety else _scope(scoping, found.clause, text)
         return StatedPreference(
             polarity=Polarity.DISLIKE,
             category=Category.OTHER,
-            slug=slug,
+            slug=found.slug,
             domain="" if safety else domain,
-            strength=Strength.HARD if emphatic else Strength.SOFT,
-            keywords=[slug.replace("-", " ")],
-            scope="long_term" if safety else _scope(clause, ""),
+            strength=Strength.HARD if emphatic or refusal else Strength.SOFT,
+            keywords=list(found.keywords),
+            scope=scope,
+            recipient=recipient,
         )
 
     def _answer_open_questions(
@@ -257,25 +330,35 @@ class RulesPlanner:
         return answered
 
 
-def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool) -> Strength:
+def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool, *, soft: bool) -> Strength:
     emphatic = bool(EMPHATIC.search(scoped.clause_text))
     if polarity is Polarity.DISLIKE:
-        hard = safety or emphatic or scoped.trigger == "refusal"
+        refusal = scoped.trigger in ("refusal", "exclusion") and not soft
+        hard = safety or emphatic or refusal
     else:
         hard = emphatic or scoped.trigger == "prefer_hard"
     return Strength.HARD if hard else Strength.SOFT
 
 
-def _scope(clause: str, before: str) -> Scope:
+def _scope(scoping: Scoping, index: int, text: str) -> Scope:
     """The clause's own cue wins; otherwise a session cue earlier in the message carries
-    forward ("这回预算紧，一千以内，颜色不要红色"), but never backwards ("I like black but
-    this time I want a white shirt" keeps black long-term)."""
+    forward ("这回预算紧，一千以内，颜色不要红色"); a session cue later in the message carries
+    backwards only from a clause that states nothing itself ("不要彪马，这次想试试别的"), so
+    "I like black but this time I want a white shirt" keeps black long-term."""
+    lowered = text.lower()
+    clauses = [lowered[a:b] for a, b in scoping.clauses]
+    clause = clauses[index]
     if cues.SESSION.search(clause):
         return "session"
     if cues.LONG_TERM.search(clause):
         return "long_term"
-    if cues.SESSION.search(before.lower()) and not cues.LONG_TERM.search(before.lower()):
+    before = " ".join(clauses[:index])
+    if cues.SESSION.search(before) and not cues.LONG_TERM.search(before):
         return "session"
+    for later in range(index + 1, len(clauses)):
+        stating = any(t.clause == later and t.stance != "ignored" for t in scoping.terms)
+        if not stating and cues.SESSION.search(clauses[later]):
+            return "session"
     return "long_term"
 
 

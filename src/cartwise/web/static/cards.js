@@ -67,9 +67,62 @@ export function productCard(product, baseCurrency) {
       product.why && product.why.length
         ? h("ul", { class: "why-chips", "aria-label": "why" }, product.why.map((reason) => h("li", { class: "why-chip" }, reason)))
         : null,
+      cardOffers(product, baseCurrency),
       webUrl(product.url)
         ? h("a", { class: "card-link", href: webUrl(product.url), target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
         : null,
+    ),
+  );
+}
+
+/** The same model on other platforms: every offer, cheapest first (the card shows that one). */
+function cardOffers(product, baseCurrency) {
+  const offers = product.offers || [];
+  if (offers.length < 2) return null;
+  return h(
+    "ul",
+    { class: "card-offers", "aria-label": t("cards.offers", { n: offers.length }) },
+    offers.map((offer, index) => {
+      const name = platformName(offer.platform, lang());
+      return h(
+        "li",
+        { class: `card-offer ${index === 0 ? "cheapest" : ""}`, "data-platform": offer.platform, style: `--hue:${platformHue(offer.platform)}` },
+        webUrl(offer.url) ? h("a", { href: webUrl(offer.url), target: "_blank", rel: "noopener noreferrer" }, name) : h("span", {}, name),
+        h("span", { class: "offer-price" }, offerPrice(offer, baseCurrency)),
+      );
+    }),
+  );
+}
+
+const SORTS = ["price_asc", "price_desc", "rating", "reviews"];
+
+/** Sort and "more" for the active search: each sends the follow-up as a chat message, in
+ * the page's language, so the conversation (and its memory) sees exactly what was asked. */
+function resultControls(dialogue, onFollowup) {
+  if (!onFollowup || !dialogue || !dialogue.active_search) return null;
+  const current = dialogue.sort || "relevance";
+  return h(
+    "div",
+    { class: "result-controls", role: "group", "aria-label": t("results.controls") },
+    h("span", { class: "result-controls-label" }, t("results.sortBy")),
+    SORTS.map((sort) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `btn btn-ghost btn-small sort-button ${current === sort ? "is-active" : ""}`,
+          "data-sort": sort,
+          "aria-pressed": String(current === sort),
+          onclick: () => onFollowup(t(`followup.${sort}`)),
+        },
+        t(`results.sort.${sort}`),
+      ),
+    ),
+    dialogue.page > 1 ? h("span", { class: "result-page" }, t("results.page", { n: dialogue.page })) : null,
+    h(
+      "button",
+      { type: "button", class: "btn btn-small more-button", onclick: () => onFollowup(t("followup.more")) },
+      t("results.more"),
     ),
   );
 }
@@ -98,6 +151,17 @@ export function productGroups(products, baseCurrency) {
         h("div", { class: "cards" }, items.map((product) => productCard(product, baseCurrency))),
       ),
     ),
+  );
+}
+
+/** Sorted results in their order (a sort is about the order); otherwise grouped by platform. */
+function productList(products, baseCurrency, dialogue) {
+  const sort = dialogue && dialogue.sort;
+  if (!sort || sort === "relevance") return productGroups(products, baseCurrency);
+  return h(
+    "div",
+    { class: "cards sorted-cards", "data-sort": sort },
+    products.map((product) => productCard(product, baseCurrency)),
   );
 }
 
@@ -198,7 +262,7 @@ export function setAside(rejected) {
 }
 
 /** Everything under an assistant reply: badge, summary, grouped cards, price compare. */
-export function renderResults({ snapshot, personalization, baseCurrency }) {
+export function renderResults({ snapshot, personalization, baseCurrency, onFollowup }) {
   const products = (snapshot && snapshot.products) || [];
   const platforms = new Set(products.map((p) => p.platform));
   return h(
@@ -212,7 +276,8 @@ export function renderResults({ snapshot, personalization, baseCurrency }) {
         ? h("span", { class: "results-count" }, t("cards.results", { n: products.length, p: platforms.size }))
         : h("span", { class: "results-count" }, t("cards.noResults")),
     ),
-    products.length ? productGroups(products, baseCurrency) : null,
+    products.length ? resultControls(snapshot.dialogue, onFollowup) : null,
+    products.length ? productList(products, baseCurrency, snapshot.dialogue) : null,
     priceCompare(snapshot && snapshot.price_compare, baseCurrency),
     setAside(snapshot && snapshot.rejected),
   );

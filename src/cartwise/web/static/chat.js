@@ -85,9 +85,9 @@ class Turn {
     this.renderActivity();
   }
 
-  renderExtras(baseCurrency, onUndo) {
+  renderExtras(baseCurrency, onUndo, onFollowup) {
     clear(this.resultsEl);
-    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, baseCurrency }));
+    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, baseCurrency, onFollowup }));
     clear(this.noticeEl);
     const update = this.memoryUpdate;
     if (update && ((update.added || []).length || (update.superseded || []).length)) {
@@ -187,6 +187,11 @@ export class Chat {
     this.sendButton.querySelector(".send-label").textContent = t(busy ? "chat.stop" : "chat.send");
   }
 
+  /** A result control's follow-up ("sort by price", "show me more"), unless a turn runs. */
+  followup = (message) => {
+    if (!this.controller) this.send(message);
+  };
+
   async send(raw) {
     const message = raw.trim();
     if (!message || this.controller) return;
@@ -267,7 +272,7 @@ export class Chat {
         turn.snapshot = event.snapshot || {};
         if (turn.snapshot.base_currency) this.baseCurrency = turn.snapshot.base_currency;
         if (turn.snapshot.memory && turn.snapshot.memory.session) this.onSession(turn.snapshot.memory.session);
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
         break;
       case "CUSTOM":
         if (event.name === "personalization") turn.personalization = event.value;
@@ -276,7 +281,7 @@ export class Chat {
           if (turn.memoryUpdate.session) this.onSession(turn.memoryUpdate.session);
           this.onMemoryChanged();
         }
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
         break;
       default:
         break;
@@ -299,7 +304,7 @@ export class Chat {
         await api.addMemory({ polarity, category, domain, slug, strength, keywords });
       }
       turn.undone = true;
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
       toast(t("remembered.undone"));
     } catch (error) {
       toast(error.message, { kind: "error", timeout: 8000 });
@@ -332,7 +337,7 @@ export class Chat {
     this.setBusy(Boolean(this.controller));
     for (const turn of this.turns) {
       turn.renderActivity();
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target));
+      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
     }
   }
 }

@@ -1,0 +1,109 @@
+"""From ranked survivors to the shortlist: one pick per model, ordered as asked, one page.
+
+One model on several platforms is one pick carrying its offers (cheapest first); the pick
+shows its cheapest offer and ranks by the best relevance any of its offers had. Models an
+earlier page already showed are skipped ("more" never repeats). The order is relevance
+(round-robin across platforms, so one platform cannot fill the list), price either way,
+rating, review count, or — for "more like this" — similarity to a shown item's vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from cartwise.agent.price_compare import Offer, model_identity
+from cartwise.agent.state import Pick
+from cartwise.memory.session_state import SortOrder
+
+
+def offer_of(pick: Pick) -> Offer:
+    product = pick.candidate.product
+    return Offer(
+        platform=product.platform,
+        item_id=product.item_id,
+        price=product.price,
+        currency=product.currency,
+        price_base=product.price_base,
+        url=product.url,
+    )
+
+
+def distinct_models(ranked: Sequence[Pick]) -> list[Pick]:
+    """One pick per model, in the order of each model's best-ranked offer."""
+    groups: dict[str, list[Pick]] = {}
+    for pick in ranked:
+        groups.setdefault(model_identity(pick.candidate.product), []).append(pick)
+    merged: list[Pick] = []
+    for picks in groups.values():
+        best = max(picks, key=lambda p: p.rank_score)
+        cheapest = min(
+            picks, key=lambda p: (p.candidate.product.price_base, p.candidate.product.platform)
+        )
+        offers = sorted((offer_of(p) for p in picks), key=lambda o: (o.price_base, o.platform))
+        merged.append(
+            cheapest.model_copy(
+                update={"rank_score": best.rank_score, "why": best.why, "offers": offers}
+            )
+        )
+    merged.sort(key=lambda p: (-p.rank_score, p.candidate.product.key))
+    return merged
+
+
+def round_robin_by_platform(ranked: Sequence[Pick], limit: int) -> list[Pick]:
+    """Take the best of each platform in turn (platforms ordered by their best pick)."""
+    queues: dict[str, list[Pick]] = {}
+    for pick in ranked:
+        queues.setdefault(pick.candidate.product.platform, []).append(pick)
+    chosen: list[Pick] = []
+    while len(chosen) < limit and any(queues.values()):
+        for queue in queues.values():
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+def _sorted(picks: list[Pick], sort: SortOrder) -> list[Pick]:
+    def product_key(pick: Pick) -> str:
+        return pick.candidate.product.key
+
+    if sort == "price_asc":
+        return sorted(
+            picks, key=lambda p: (p.candidate.product.price_base, -p.rank_score, product_key(p))
+        )
+    if sort == "price_desc":
+        return sorted(
+            picks, key=lambda p: (-p.candidate.product.price_base, -p.rank_score, product_key(p))
+        )
+    if sort == "rating":
+        return sorted(
+            picks,
+            key=lambda p: (-(p.candidate.product.rating or -1.0), -p.rank_score, product_key(p)),
+        )
+    return sorted(
+        picks, key=lambda p: (-(p.candidate.product.reviews or -1), -p.rank_score, product_key(p))
+    )
+
+
+def arrange(
+    ranked: Sequence[Pick],
+    *,
+    limit: int,
+    sort: SortOrder = "relevance",
+    skip_models: Collection[str] = (),
+    similarity: Mapping[str, float] | None = None,
+) -> list[Pick]:
+    """The shortlist: distinct models not in `skip_models`, ordered, at most `limit`."""
+    models = [
+        p for p in distinct_models(ranked) if model_identity(p.candidate.product) not in skip_models
+    ]
+    if similarity is not None:
+        models.sort(
+            key=lambda p: (
+                -max(similarity.get(o.platform + ":" + o.item_id, -1.0) for o in p.offers),
+                p.candidate.product.key,
+            )
+        )
+        return models[:limit]
+    if sort == "relevance":
+        return round_robin_by_platform(models, limit)
+    return _sorted(models, sort)[:limit]
