@@ -6,7 +6,6 @@ import stat
 
 import pytest
 from ag_ui.core import EventType
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
@@ -116,9 +115,9 @@ def test_per_account_caps_answer_409_with_a_clear_message(
 
 
 def test_the_accounts_database_is_private(
-    client: TestClient, app: FastAPI, api_settings: Settings
+    client: TestClient, stores: AgentDeps, api_settings: Settings
 ) -> None:
-    if api_settings.store_backend == "redis":
+    if stores.settings.store_backend == "redis":
         pytest.skip("with STORE_BACKEND=redis accounts live in Redis, not in a file")
     signup(client, "alice")
     files = list(api_settings.home.glob("accounts.db*"))
