@@ -136,6 +136,10 @@ class Settings(BaseSettings):
     """How long the platform list is cached between full scans (writes through this
     process and catalog-version changes drop it at once)."""
 
+    ann_min_products: int = Field(default=250_000, ge=0)
+    """With the faiss backend: from this many stored products on, the index is opened as
+    approximate IVF-Flat (exact filters) instead of exact flat search; see docs/recall.md."""
+
     fx_to_base: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_FX_TO_CNY))
     """Units of the base currency (CNY) per unit of each listed currency, as of FX_RATES_DATE."""
 

@@ -1,4 +1,10 @@
-"""Index backends for the one contract suite: FaissIndex, NumpyIndex, MilvusIndex (Milvus Lite)."""
+"""Index backends for the one contract suite: FaissIndex, FaissIvfIndex, NumpyIndex, MilvusIndex
+(Milvus Lite).
+
+FaissIvfIndex runs the suite with exhaustive probing (no exact shortcut, every cell holding a
+row that passes the filter is scanned): its cells, ids, selector and replacement bookkeeping
+must then give exactly the brute-force answer. Its approximate defaults are tested in
+test_faiss_ivf_index.py."""
 
 from __future__ import annotations
 
@@ -10,12 +16,20 @@ import pytest
 
 from cartwise.recall.indexes.base import ProductIndex
 from cartwise.recall.indexes.faiss import FaissIndex
+from cartwise.recall.indexes.faiss_ivf import FaissIvfIndex
 from cartwise.recall.indexes.numpy import NumpyIndex
 
 IndexFactory = Callable[[int], ProductIndex]
 """dim → a fresh, empty index; calling it again with the same dim reopens the same storage."""
 
 _collections = itertools.count()
+
+
+def exhaustive_ivf(directory: Path, dim: int) -> FaissIvfIndex:
+    """An IVF index that probes until every row passing the filter was scanned."""
+    return FaissIvfIndex(
+        directory, dim, candidates_per_k=10**9, min_probes=1, max_probe_fraction=1.0, exact_rows=0
+    )
 
 
 @pytest.fixture(scope="session")
@@ -28,6 +42,7 @@ def milvus_db(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(
     params=[
         "faiss",
+        "faiss_ivf",
         "numpy",
         pytest.param("milvus", marks=pytest.mark.milvus),
     ]
@@ -40,6 +55,8 @@ def index_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[In
         index: ProductIndex
         if request.param == "faiss":
             index = FaissIndex(tmp_path / "faiss", dim)
+        elif request.param == "faiss_ivf":
+            index = exhaustive_ivf(tmp_path / "faiss_ivf", dim)
         elif request.param == "numpy":
             index = NumpyIndex(dim)
         else:

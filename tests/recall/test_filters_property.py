@@ -18,6 +18,7 @@ from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.milvus import MilvusIndex, filter_expression
 from cartwise.recall.indexes.numpy import NumpyIndex
 from tests.factories import make_product
+from tests.recall.conftest import exhaustive_ivf
 
 DIM = 16
 PLATFORMS = ["taobao", "jd", "amazon", "walmart"]
@@ -50,7 +51,7 @@ CATALOG, VECTORS = _catalog()
 
 @pytest.fixture(
     scope="module",
-    params=["faiss", "numpy", pytest.param("milvus", marks=pytest.mark.milvus)],
+    params=["faiss", "faiss_ivf", "numpy", pytest.param("milvus", marks=pytest.mark.milvus)],
 )
 def filled_index(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -59,6 +60,8 @@ def filled_index(
     index: ProductIndex
     if request.param == "faiss":
         index = FaissIndex(home, DIM)
+    elif request.param == "faiss_ivf":
+        index = exhaustive_ivf(home, DIM)
     elif request.param == "numpy":
         index = NumpyIndex(DIM)
     else:

@@ -17,7 +17,8 @@ def index_name(dim: int, embedder_name: str = "") -> str:
 
 
 def create_index(settings: Settings, dim: int, *, embedder_name: str = "") -> ProductIndex:
-    """The index `settings.index_backend` names: embedded FAISS (default) or Milvus."""
+    """The index `settings.index_backend` names: embedded FAISS (default) or Milvus. A FAISS
+    catalog of `ann_min_products` or more stored products opens as the approximate index."""
     name = index_name(dim, embedder_name)
     if settings.index_backend == "milvus":
         from cartwise.recall.indexes.milvus import MilvusIndex, MilvusOptions
@@ -26,6 +27,11 @@ def create_index(settings: Settings, dim: int, *, embedder_name: str = "") -> Pr
         return MilvusIndex(
             uri, dim, collection=f"products_{name}", options=MilvusOptions.from_settings(settings)
         )
-    from cartwise.recall.indexes.faiss import FaissIndex
+    from cartwise.recall.indexes.faiss import FaissIndex, stored_products
 
-    return FaissIndex(settings.home / "index" / name, dim)
+    directory = settings.home / "index" / name
+    if stored_products(directory) >= settings.ann_min_products:
+        from cartwise.recall.indexes.faiss_ivf import FaissIvfIndex
+
+        return FaissIvfIndex(directory, dim)
+    return FaissIndex(directory, dim)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,16 @@ class FaissIndex:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def stored_products(directory: Path) -> int:
+    """How many products the store in `directory` holds (0 when there is none yet), read
+    without loading them: `create_index` picks exact or approximate search by it."""
+    path = directory / "products.db"
+    if not path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(path)) as db:
+            return int(db.execute("SELECT count(*) FROM products").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(str(path), str(exc)) from exc

@@ -9,6 +9,7 @@ and the allowed row ids are known *before* any vector is scored. The semantics a
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,38 @@ class _Codes:
         return [self.codes[v] for v in values if v in self.codes]
 
 
+class _Column:
+    """A numpy column that grows in place: appending a batch copies the column only when its
+    spare capacity runs out (then grows by a quarter), so an ingest of n rows in batches
+    copies O(n) in total instead of O(n²) (measured: 100k rows in 256-row batches took 130 s
+    on a busy 2-core machine with one `np.concatenate` per batch)."""
+
+    GROWTH = 1.25
+
+    def __init__(self, shape: tuple[int, ...], dtype: type[np.generic]) -> None:
+        self._data: npt.NDArray[Any] = np.zeros((0, *shape), dtype=dtype)
+        self._size = 0
+
+    @property
+    def rows(self) -> npt.NDArray[Any]:
+        return self._data[: self._size]
+
+    def extend(self, values: npt.ArrayLike) -> None:
+        block = np.asarray(values, dtype=self._data.dtype)
+        needed = self._size + len(block)
+        if needed > len(self._data):
+            capacity = max(needed, int(len(self._data) * self.GROWTH))
+            grown = np.zeros((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+        self._data[self._size : needed] = block
+        self._size = needed
+
+    def keep(self, mask: BoolMask) -> None:
+        self._data = self.rows[mask]
+        self._size = len(self._data)
+
+
 class ProductTable:
     """Rows addressed by position; `Product.key` → position kept in `positions`."""
 
@@ -43,15 +76,23 @@ class ProductTable:
         self.keys: list[str] = []
         self.products: list[Product] = []
         self.positions: dict[str, int] = {}
-        self.vectors: Matrix = np.zeros((0, dim), dtype=np.float32)
         self._platform = _Codes()
         self._brand = _Codes()
         self._domain = _Codes()
-        self._platform_col = np.zeros(0, dtype=np.int32)
-        self._brand_col = np.zeros(0, dtype=np.int32)
-        self._domain_col = np.zeros(0, dtype=np.int32)
-        self._price_col = np.zeros(0, dtype=np.float64)
-        self._stock_col = np.zeros(0, dtype=np.bool_)
+        self._vectors = _Column((dim,), np.float32)
+        self._platforms = _Column((), np.int32)
+        self._brands = _Column((), np.int32)
+        self._domains = _Column((), np.int32)
+        self._prices = _Column((), np.float64)
+        self._stock = _Column((), np.bool_)
+        self._columns = (
+            self._vectors, self._platforms, self._brands, self._domains, self._prices, self._stock
+        )  # fmt: skip
+
+    @property
+    def vectors(self) -> Matrix:
+        """The stored vectors, one row per position (a view: valid until the next write)."""
+        return self._vectors.rows
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -78,7 +119,7 @@ class ProductTable:
                 new_rows.append(i)
                 continue
             self.products[position] = products[i]
-            self.vectors[position] = matrix[i]
+            self._vectors.rows[position] = matrix[i]
             self._set_columns(position, products[i])
         if new_rows:
             start = len(self.keys)
@@ -87,27 +128,19 @@ class ProductTable:
                 self.positions[product.key] = start + offset
                 self.keys.append(product.key)
                 self.products.append(product)
-            self.vectors = np.concatenate([self.vectors, matrix[new_rows]], axis=0)
-            self._platform_col = np.concatenate(
-                [self._platform_col, [self._platform.code(p.platform) for p in added]]
-            ).astype(np.int32)
-            self._brand_col = np.concatenate(
-                [self._brand_col, [self._brand.code(p.brand.casefold()) for p in added]]
-            ).astype(np.int32)
-            self._domain_col = np.concatenate(
-                [self._domain_col, [self._domain.code(p.domain.value) for p in added]]
-            ).astype(np.int32)
-            self._price_col = np.concatenate([self._price_col, [p.price_base for p in added]])
-            self._stock_col = np.concatenate(
-                [self._stock_col, np.array([p.in_stock for p in added], dtype=np.bool_)]
-            )
+            self._vectors.extend(matrix[new_rows])
+            self._platforms.extend([self._platform.code(p.platform) for p in added])
+            self._brands.extend([self._brand.code(p.brand.casefold()) for p in added])
+            self._domains.extend([self._domain.code(p.domain.value) for p in added])
+            self._prices.extend([p.price_base for p in added])
+            self._stock.extend([p.in_stock for p in added])
 
     def _set_columns(self, position: int, product: Product) -> None:
-        self._platform_col[position] = self._platform.code(product.platform)
-        self._brand_col[position] = self._brand.code(product.brand.casefold())
-        self._domain_col[position] = self._domain.code(product.domain.value)
-        self._price_col[position] = product.price_base
-        self._stock_col[position] = product.in_stock
+        self._platforms.rows[position] = self._platform.code(product.platform)
+        self._brands.rows[position] = self._brand.code(product.brand.casefold())
+        self._domains.rows[position] = self._domain.code(product.domain.value)
+        self._prices.rows[position] = product.price_base
+        self._stock.rows[position] = product.in_stock
 
     def delete(self, keys: Sequence[str]) -> list[str]:
         """Remove rows; returns the keys that existed. Positions after them shift down."""
@@ -120,16 +153,12 @@ class ProductTable:
         self.keys = [k for k, kept in zip(self.keys, keep, strict=True) if kept]
         self.products = [p for p, kept in zip(self.products, keep, strict=True) if kept]
         self.positions = {k: i for i, k in enumerate(self.keys)}
-        self.vectors = self.vectors[keep]
-        self._platform_col = self._platform_col[keep]
-        self._brand_col = self._brand_col[keep]
-        self._domain_col = self._domain_col[keep]
-        self._price_col = self._price_col[keep]
-        self._stock_col = self._stock_col[keep]
+        for column in self._columns:
+            column.keep(keep)
         return removed
 
     def platforms(self) -> list[str]:
-        present = set(np.unique(self._platform_col).tolist())
+        present = set(np.unique(self._platforms.rows).tolist())
         return sorted(name for name, code in self._platform.codes.items() if code in present)
 
     def iter_products(self) -> Iterator[Product]:
@@ -154,18 +183,18 @@ class ProductTable:
             mask = condition if mask is None else mask & condition
 
         if filters.platforms:
-            narrow(np.isin(self._platform_col, self._platform.lookup(filters.platforms)))
+            narrow(np.isin(self._platforms.rows, self._platform.lookup(filters.platforms)))
         if filters.min_price_base is not None:
-            narrow(self._price_col >= filters.min_price_base)
+            narrow(self._prices.rows >= filters.min_price_base)
         if filters.max_price_base is not None:
-            narrow(self._price_col <= filters.max_price_base)
+            narrow(self._prices.rows <= filters.max_price_base)
         if filters.brands:
             wanted = [b.casefold() for b in filters.brands]
-            narrow(np.isin(self._brand_col, self._brand.lookup(wanted)))
+            narrow(np.isin(self._brands.rows, self._brand.lookup(wanted)))
         if filters.domains:
-            narrow(np.isin(self._domain_col, self._domain.lookup(filters.domains)))
+            narrow(np.isin(self._domains.rows, self._domain.lookup(filters.domains)))
         if filters.in_stock is not None:
-            narrow(self._stock_col == filters.in_stock)
+            narrow(self._stock.rows == filters.in_stock)
         return mask
 
     def allowed_rows(self, filters: SearchFilters | None) -> RowIds | None:
