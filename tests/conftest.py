@@ -15,8 +15,16 @@ SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    """Settings isolated in a temporary home, hashing embedder, no `.env`."""
-    return Settings(_env_file=None, cartwise_home=tmp_path / "home", embedder="hashing:256")  # type: ignore[call-arg]
+    """Settings isolated in a temporary home, hashing embedder, no `.env`. The catalog
+    relevance floors (e5's by default) are off: the hashing embedder's scale is not e5's, and
+    tests of other behaviour must not depend on it (tests of the floor set their own)."""
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        cartwise_home=tmp_path / "home",
+        embedder="hashing:256",
+        catalog_relevance_floor=-1.0,
+        catalog_closest_floor=-1.0,
+    )
 
 
 @pytest.fixture(scope="session")

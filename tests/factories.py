@@ -24,10 +24,12 @@ def make_preference(
     domain: str = "",
     strength: str = "hard",
     keywords: list[str] | None = None,
+    recipient: str = "self",
 ) -> PreferenceEntry:
     """A valid long-term preference; keywords default to the slug's words."""
     return PreferenceEntry.model_validate(
         {
+            "recipient": recipient,
             "polarity": polarity,
             "category": category,
             "domain": domain,

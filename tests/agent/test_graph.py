@@ -151,9 +151,9 @@ async def test_profile_is_computed_once_and_seen_by_every_parallel_search(
     store = deps.preferences
     original = store.rank_relevant
 
-    def counting(user: str, query: str, k: int) -> Any:
+    def counting(user: str, query: str, k: int, *, recipient: str = "self") -> Any:
         ranked[query] += 1
-        return original(user, query, k)
+        return original(user, query, k, recipient=recipient)
 
     store.rank_relevant = counting  # type: ignore[method-assign]
     deps = type(deps)(**{**deps.__dict__, "recall": spy})
@@ -276,8 +276,8 @@ async def test_the_reply_names_what_was_excluded_once_in_the_users_language(
     deps = make_deps(engine)
     await run_agent(deps, user="ann", thread="t1", message="不要塑料的耳机")
     await run_agent(deps, user="ann", thread="t2", message="headphones")
-    assert engine.replied[0].applied == ["排除：塑料"]
-    assert engine.replied[1].applied == ["excluding: plastic"]
+    assert engine.replied[0].excluded_terms == ["塑料"]
+    assert engine.replied[1].excluded_terms == ["plastic"]
     assert engine.replied[1].filtered_out == {"contain something you excluded": len(PLATFORMS)}
 
 

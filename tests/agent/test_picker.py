@@ -178,7 +178,8 @@ def test_why_is_written_in_the_users_language() -> None:
     outcome = item_picker(
         [candidate("a", price=100.0)], PickCriteria(budget=Budget(max_base=300.0)), language="zh"
     )
-    assert outcome.picks[0].why == ["在预算内（≤300 CNY）"]
+    # The amount is said once by the reply, in the shopper's currency, not per item in CNY.
+    assert outcome.picks[0].why == ["在预算内"]
 
 
 def test_a_mention_the_listing_negates_does_not_count() -> None:
@@ -198,6 +199,35 @@ def test_a_mention_the_listing_negates_does_not_count() -> None:
         "无线 塑料耳机",
     ):
         assert matcher.first_match(fold(kept)) is not None, kept
+
+
+def test_a_soft_dislike_ranks_lower_says_why_and_is_never_rejected() -> None:
+    candidates = [
+        candidate("purple", title="wool scarf purple", score=0.9),
+        candidate("grey", title="wool scarf grey", score=0.85),
+        candidate("blue", title="wool scarf blue", score=0.8),
+    ]
+    criteria = PickCriteria(demote=TermMatcher.of(["purple", "紫色"]))
+    with turn_context("ann", "t1", None) as rejections:
+        outcome = item_picker(candidates, criteria, language="en")
+    order = [p.candidate.product.item_id for p in outcome.picks]
+    assert order == ["grey", "blue", "purple"]  # still offered, last
+    assert outcome.rejected == [] and outcome.filtered_out == {} and rejections == []
+    [demoted] = outcome.demoted
+    assert demoted.item_id == "purple"
+    assert demoted.reason == "ranked lower: you're not keen on purple"
+    assert outcome.picks[-1].why[0] == "ranked lower: you're not keen on purple"
+    zh = item_picker(candidates, criteria, language="zh")
+    assert zh.demoted[0].reason == "排序靠后：你不太喜欢purple"
+
+
+def test_a_much_better_match_still_leads_despite_a_soft_dislike() -> None:
+    candidates = [
+        candidate("purple", title="wool scarf purple", score=1.0),
+        candidate("grey", title="grey beanie", score=0.5),
+    ]
+    outcome = item_picker(candidates, PickCriteria(demote=TermMatcher.of(["purple"])))
+    assert [p.candidate.product.item_id for p in outcome.picks] == ["purple", "grey"]
 
 
 def test_hyphenated_terms_match_hyphenated_spaced_and_joined_text() -> None:

@@ -46,7 +46,13 @@ def test_this_messages_and_this_sessions_preferences_apply_at_once() -> None:
     plan = PlannerOutput(
         query="耳机",
         stated=[
-            {"polarity": "dislike", "category": "color", "slug": "black", "keywords": ["黑色"]}
+            {
+                "polarity": "dislike",
+                "category": "color",
+                "slug": "black",
+                "strength": "hard",
+                "keywords": ["黑色"],
+            }
         ],
         constraints=[
             SessionConstraint(polarity="like", category="style", slug="retro", keywords=["复古"])
@@ -59,6 +65,59 @@ def test_this_messages_and_this_sessions_preferences_apply_at_once() -> None:
     assert {"黑色", "black", "Acme", "acme", "塑料"} <= set(prefs.exclude_terms)
     assert "复古" in prefs.like_terms and "retro" in prefs.likes
     assert "复古" in prefs.profile and "黑色" not in prefs.profile
+
+
+def test_a_soft_dislike_demotes_and_never_filters() -> None:
+    plan = PlannerOutput(
+        query="耳机",
+        stated=[
+            {"polarity": "dislike", "category": "color", "slug": "purple", "keywords": ["紫色"]}
+        ],
+    )
+    prefs = collect(plan)
+    assert {"紫色", "purple"} <= set(prefs.demote_terms)
+    assert "紫色" not in prefs.exclude_terms and "purple" not in prefs.exclude_terms
+    assert prefs.demoted == {"purple": ["紫色"]} and "purple" not in prefs.excluded
+
+
+def test_only_the_turns_recipients_preferences_apply() -> None:
+    mums = PreferenceEntry(
+        recipient="mum",
+        polarity="dislike",
+        category="color",
+        slug="purple",
+        strength="hard",
+        keywords=["紫色"],
+    )
+    said_about_mum = {
+        "polarity": "dislike",
+        "category": "color",
+        "slug": "brown",
+        "strength": "hard",
+        "keywords": ["棕色"],
+        "recipient": "mum",
+    }
+    for_me = collect_preferences(
+        profile="",
+        liked=[],
+        exclude_terms=[],
+        block="",
+        plan=PlannerOutput(query="围巾", stated=[said_about_mum]),
+        constraints=[],
+        memory=[mums, PLASTIC],
+    )
+    assert for_me.exclude_terms == [] and for_me.excluded == {}
+    for_mum = collect_preferences(
+        profile="",
+        liked=[],
+        exclude_terms=["紫色"],  # what the injector read from mum's namespace
+        block="",
+        plan=PlannerOutput(query="围巾", recipient="mum", stated=[said_about_mum]),
+        constraints=[],
+        memory=[mums, PLASTIC],
+    )
+    assert {"紫色", "棕色", "brown"} <= set(for_mum.exclude_terms)
+    assert set(for_mum.excluded) == {"purple", "brown"}  # not the shopper's plastic
 
 
 def test_a_retraction_lifts_the_stored_dislike_in_the_same_turn() -> None:

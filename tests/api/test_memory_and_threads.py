@@ -111,6 +111,61 @@ def test_accounts_cannot_touch_each_others_memory(client: TestClient, stores: Ag
     assert alices.keywords == PLASTIC["keywords"]
 
 
+def test_recipients_are_listed_edited_moved_and_deleted_by_namespace(
+    client: TestClient, stores: AgentDeps
+) -> None:
+    headers = signup(client, "alice")
+    mine = client.post("/api/memory", json=PLASTIC, headers=headers).json()
+    mums = client.post("/api/memory", json={**PLASTIC, "recipient": "mum"}, headers=headers)
+    assert mums.status_code == 201
+    assert mums.json()["dedup_key"] == mine["dedup_key"]  # same key, another namespace
+    everything = client.get("/api/memory", headers=headers).json()
+    assert sorted(e["recipient"] for e in everything) == ["mum", "self"]
+    only_mum = client.get("/api/memory", params={"recipient": "mum"}, headers=headers).json()
+    assert [e["recipient"] for e in only_mum] == ["mum"]
+
+    key = key_path(mine["dedup_key"])
+    soft = client.patch(
+        key, params={"recipient": "mum"}, json={"strength": "soft"}, headers=headers
+    )
+    assert soft.json()["recipient"] == "mum" and soft.json()["strength"] == "soft"
+    mine_now = stores.preferences.get("alice", mine["dedup_key"])
+    assert mine_now is not None and mine_now.strength.value == "hard"
+
+    # It was dad's, not mine: move it; mum's entry of the same key is untouched.
+    moved = client.patch(key, json={"recipient": "dad"}, headers=headers)
+    assert moved.status_code == 200 and moved.json()["recipient"] == "dad"
+    assert sorted(e.recipient for e in stores.preferences.list("alice")) == ["dad", "mum"]
+
+    assert client.delete(key, params={"recipient": "mum"}, headers=headers).status_code == 204
+    assert client.delete(key, params={"recipient": "mum"}, headers=headers).status_code == 404
+    assert client.delete(key, headers=headers).status_code == 404  # nothing left in self
+    export = client.get("/api/memory/export", headers=headers).json()
+    assert [e["recipient"] for e in export["entries"]] == ["dad"]
+
+
+def test_a_bad_recipient_is_422_and_writes_nothing(client: TestClient, stores: AgentDeps) -> None:
+    headers = signup(client, "alice")
+    assert (
+        client.post(
+            "/api/memory", json={**PLASTIC, "recipient": "My Mum"}, headers=headers
+        ).status_code
+        == 422
+    )
+    assert (
+        client.get("/api/memory", params={"recipient": "{mum}"}, headers=headers).status_code == 422
+    )
+    key = client.post("/api/memory", json=PLASTIC, headers=headers).json()["dedup_key"]
+    assert (
+        client.patch(key_path(key), json={"recipient": "Dad!"}, headers=headers).status_code == 422
+    )
+    assert (
+        client.delete(key_path(key), params={"recipient": "x y"}, headers=headers).status_code
+        == 422
+    )
+    assert [e.recipient for e in stores.preferences.list("alice")] == ["self"]
+
+
 def test_threads_list_get_delete(client: TestClient) -> None:
     headers = signup(client, "alice")
     for thread in ("t1", "t2"):

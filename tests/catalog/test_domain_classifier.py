@@ -1,21 +1,56 @@
-"""The one domain classifier's interface, on the hashing embedder (its quality with the real
-model is measured in tests/memory/test_relevance_model.py)."""
+"""The query-domain reading's rules, on the hashing embedder (the model's quality is measured
+in tests/eval/test_domain_classifier.py)."""
 
 from __future__ import annotations
 
-from cartwise.catalog.domain_classifier import DOMAIN_DESCRIPTIONS, DomainClassifier
+from cartwise.catalog import taxonomy
+from cartwise.catalog.domain_classifier import DomainClassifier, DomainReading, anchor_names
 from cartwise.embedding.hashing import HashingEmbedder
 
 
-def test_classify_ranks_every_described_domain_best_first() -> None:
-    ranking = DomainClassifier(HashingEmbedder(256)).classify("headphones 耳机")
-    assert ranking[0][0] == "electronics"
-    assert sorted(domain for domain, _ in ranking) == sorted(DOMAIN_DESCRIPTIONS)
-    assert [score for _, score in ranking] == sorted((s for _, s in ranking), reverse=True)
+def read(scope: DomainClassifier, embedder: HashingEmbedder, query: str) -> DomainReading:
+    return scope.read(query, embedder.embed_query(query))
 
 
-def test_may_be_in_says_yes_no_or_cannot_tell() -> None:
+def test_the_domain_list_and_anchors_are_the_catalogs() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainClassifier(embedder)
+    assert scope.domains == [info.domain.value for info in taxonomy.domains()]
+    names, domains = anchor_names()
+    assert len(names) == len(domains) > len(taxonomy.product_types())
+    assert set(domains) <= set(scope.domains)
+
+
+def test_a_named_product_type_fixes_the_primary_domain_and_is_always_possible() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainClassifier(embedder)
+    reading = read(scope, embedder, "sports earbuds for running")
+    assert reading.primary == "electronics" and "electronics" in reading.named
+    assert scope.possibly_in_scope("electronics", reading)
+    assert scope.in_scope("electronics", reading)
+
+
+def test_an_unsure_reading_makes_every_domain_possible() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainClassifier(embedder)
+    reading = read(scope, embedder, "something nice")  # names nothing, close to nothing
+    assert reading.named == frozenset()
+    assert reading.possible == frozenset(scope.domains)
+    assert not scope.in_scope("garden", reading) or reading.primary == "garden"
+
+
+def test_an_unknown_stored_domain_is_left_to_the_caller() -> None:
+    embedder = HashingEmbedder()
+    scope = DomainClassifier(embedder)
+    reading = read(scope, embedder, "headphones")
+    assert scope.canonical("electronics") == "electronics"
+    assert scope.canonical("zzqx-nothing") is None
+    assert scope.in_scope("zzqx-nothing", reading) is None
+    assert scope.possibly_in_scope("zzqx-nothing", reading) is None
+
+
+def test_classify_and_may_be_in_embed_the_query_themselves() -> None:
     classifier = DomainClassifier(HashingEmbedder(256))
+    assert classifier.classify("headphones 耳机").primary == "electronics"
     assert classifier.may_be_in("headphones 耳机", "electronics") is True
-    assert classifier.may_be_in("headphones 耳机", "clothing") is False
-    assert classifier.may_be_in("headphones 耳机", "pet supplies") is None
+    assert classifier.may_be_in("headphones 耳机", "zzqx-nothing") is None

@@ -225,3 +225,39 @@ def test_session_show_and_clear(cli: typer.Typer, backend_settings: Settings) ->
     assert _run(cli, "session", "clear", "--thread", "t-1", "--user", USER)[0] == 0
     code, _, err = _run(cli, "session", "show", "--thread", "t-1", "--user", USER)
     assert code == 1 and err == "error: thread not found: t-1\n"
+
+
+def test_recipients_list_forget_and_round_trip(
+    cli: typer.Typer, backend_settings: Settings, tmp_path: Path
+) -> None:
+    store = create_preference_store(backend_settings, HashingEmbedder())
+    store.upsert(USER, make_preference("plastic"))
+    store.upsert(USER, make_preference("purple", category="color", recipient="mum"))
+    store.upsert(USER, make_preference("plastic", recipient="mum"))  # same key, mum's
+    store.close()
+
+    code, out, _ = _run(cli, "memory", "list", "--user", USER, "--json")
+    assert code == 0 and [e["recipient"] for e in json.loads(out)] == ["self", "mum", "mum"]
+    code, out, _ = _run(cli, "memory", "list", "--user", USER, "--recipient", "mum", "--json")
+    assert sorted(e["slug"] for e in json.loads(out)) == ["plastic", "purple"]
+    code, out, _ = _run(cli, "memory", "list", "--user", USER)
+    assert code == 0 and "mum" in out and "recipient" in out
+
+    exported = tmp_path / "alice.json"
+    assert _run(cli, "memory", "export", "--user", USER, "--out", str(exported))[0] == 0
+    assert _run(cli, "memory", "import", str(exported), "--user", "bob")[0] == 0
+    assert _stored(backend_settings, "bob") == _stored(backend_settings, USER)
+
+    key = "dislike:material::plastic"
+    code, out, _ = _run(cli, "memory", "forget", key, "--user", USER, "--recipient", "mum")
+    assert code == 0 and out == f"forgot mum/{key}\n"
+    assert sorted((e.recipient, e.slug) for e in _stored(backend_settings, USER)) == [
+        ("mum", "purple"),
+        ("self", "plastic"),
+    ]
+    code, _, err = _run(cli, "memory", "list", "--user", USER, "--recipient", "My Mum")
+    assert (
+        code == 2
+        and err.startswith("error: invalid preference recipient=")
+        and err.count("\n") == 1
+    )

@@ -77,18 +77,19 @@ def test_block_holds_every_hard_dislike_among_200_other_entries(
 
     block = build_preference_block(store, USER, "other 7 headphones", settings=settings)
 
-    for n in range(12):  # in full: slug, every other surface form, scope
-        assert f"- banned-{n} [禁{n}] (material)" in block.splitlines()
-    other_lines = [line for line in block.splitlines() if "other-" in line]
-    assert len(other_lines) <= settings.preference_top_k
-    assert count_tokens(block) < 400
+    [hard_line] = [line for line in block.splitlines() if line.startswith("material: ")]
+    for n in range(12):  # in full: slug and every other surface form
+        assert f"banned-{n} 禁{n}" in hard_line.removeprefix("material: ").split("; ")
+    others = [item for line in block.splitlines() for item in line.split("; ") if "other-" in item]
+    assert len(others) <= settings.preference_top_k
+    assert count_tokens(block) < 300
 
 
 def test_block_is_empty_without_preferences(store: PreferenceStore, settings: Settings) -> None:
     assert build_preference_block(store, USER, "anything", settings=settings) == ""
 
 
-def test_exclude_terms_cover_global_and_relevant_scoped_dislikes_of_any_strength(
+def test_exclude_terms_cover_global_and_relevant_scoped_hard_dislikes_soft_ones_demote(
     store: PreferenceStore, tuned: Settings
 ) -> None:
     store.upsert(USER, make_preference("leather", keywords=["leather", "皮革"]))
@@ -98,20 +99,20 @@ def test_exclude_terms_cover_global_and_relevant_scoped_dislikes_of_any_strength
     store.upsert(USER, make_preference("polyester", strength="soft", keywords=["polyester"]))
     store.upsert(USER, make_preference("wool", polarity="like", keywords=["wool"]))
 
-    # Regression: soft dislikes ("我不太喜欢涤纶") used to be dropped here, and nothing else
-    # acted on them, so they had no effect on results at all.
+    # A soft dislike ("我不太喜欢涤纶") is a leaning: it demotes, it never filters.
     assert sorted(dislike_exclude_terms(store, USER, "electronics headphones", settings=tuned)) == [
         "leather",
         "plastic",
-        "polyester",
         "塑料",
         "皮革",
     ]
     assert sorted(dislike_exclude_terms(store, USER, "garden chair", settings=tuned)) == [
         "leather",
-        "polyester",
         "皮革",
     ]
+    context = preference_context(store, USER, "garden chair", settings=tuned)
+    assert context.demote_terms == ["polyester"]
+    assert {e.slug for e in context.dislikes} == {"leather", "polyester"}
 
 
 def test_dislike_without_keywords_falls_back_to_its_phrase_with_warning_and_count(

@@ -178,7 +178,7 @@ def test_a_model_change_re_embeds_stored_vectors(
         ranked = other.rank_relevant(USER, "electronics", k=1)
         assert ranked[0].score == pytest.approx(1.0, abs=1e-5)
         # Re-embedded once and kept: the next read finds vectors tagged with the new model.
-        rows = other._vector_rows(USER)  # type: ignore[attr-defined]
-        assert all(row.vector is not None and row.vector.shape == (64,) for row in rows)
+        _, rows = other._vector_rows(USER, "self")  # type: ignore[attr-defined]
+        assert rows and all(row.vector is not None and row.vector.shape == (64,) for row in rows)
     finally:
         other.close()

@@ -39,7 +39,7 @@ def test_the_engine_understands_a_catalog_brand_in_both_languages() -> None:
     session = SessionPrefState(thread="t")
     for message in ("不要象印的保温杯", "no Zojirushi mugs"):
         (item,) = engine.plan(message, session, []).stated
-        assert (item.slug, item.category.value, item.domain) == ("zojirushi", "brand", "home")
+        assert (item.slug, item.category.value, item.domain) == ("zojirushi", "brand", "kitchen")
 
 
 def test_a_mined_brand_that_is_an_everyday_word_matches_only_as_written() -> None:

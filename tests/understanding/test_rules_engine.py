@@ -208,9 +208,9 @@ def test_write_reply_lists_picks_filters_and_the_question(engine: RulesEngine) -
     )
     reply = engine.write_reply(facts)
     for fragment in (
-        "jd",
+        "京东",
         "索尼 WH-1000XM5",
-        "2299.00 CNY",
+        "¥2,299",
         "金属头梁",
         "不要塑料",
         "3",
@@ -218,7 +218,7 @@ def test_write_reply_lists_picks_filters_and_the_question(engine: RulesEngine) -
     ):
         assert fragment in reply
     english = engine.write_reply(facts.model_copy(update={"language": "en", "question": ""}))
-    assert english.startswith("Here is what I found")
+    assert english.startswith("My top pick: 索尼 WH-1000XM5 on JD")
 
 
 def test_reply_to_a_preference_only_turn_acknowledges_instead_of_quoting_an_empty_query(

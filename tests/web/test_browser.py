@@ -370,3 +370,48 @@ def test_personalization_and_price_compare_are_visible(
     expect(row.locator(".offer.cheapest .offer-price")).to_have_text(re.compile(r"\d"))
     compare.evaluate("el => el.scrollIntoView({block: 'center'})")
     screenshot(page, "desktop-zh-compare")
+
+
+def _remember(page: Page, entry: dict[str, object]) -> None:
+    """Write a preference through the page's own API client (the signed-in session)."""
+    page.evaluate("entry => import('/static/api.js').then(m => m.api.addMemory(entry))", entry)
+
+
+def test_the_memory_panel_groups_and_edits_by_recipient(
+    zh_page: Page, live_server: RunningServer
+) -> None:
+    page = zh_page
+    register(page, live_server)
+    common = {"strength": "hard", "domain": ""}
+    _remember(page, {**common, "polarity": "dislike", "category": "material", "slug": "plastic", "keywords": ["plastic", "塑料"]})  # fmt: skip
+    _remember(page, {**common, "recipient": "mum", "polarity": "dislike", "category": "color", "slug": "purple", "keywords": ["purple", "紫色"]})  # fmt: skip
+    _remember(page, {**common, "recipient": "mum", "polarity": "like", "category": "material", "slug": "wool", "strength": "soft", "keywords": ["wool", "羊毛"]})  # fmt: skip
+    _remember(page, {**common, "recipient": "dad", "polarity": "dislike", "category": "color", "slug": "brown", "strength": "soft", "keywords": ["brown", "棕色"]})  # fmt: skip
+    _remember(page, {**common, "recipient": "mum", "polarity": "dislike", "category": "material", "slug": "plastic", "keywords": ["plastic", "塑料"]})  # fmt: skip
+    page.locator("#memory-refresh").click()
+
+    groups = page.locator("#memory-panel .memory-recipient")
+    expect(groups).to_have_count(3)
+    expect(groups.nth(0)).to_have_attribute("data-recipient", "self")  # the shopper's own first
+    expect(groups.nth(0).locator(".recipient-title")).to_contain_text("你的偏好")
+    expect(page.locator('.memory-recipient[data-recipient="mum"] .recipient-title')).to_contain_text("妈妈的偏好")  # fmt: skip
+    expect(page.locator('.memory-recipient[data-recipient="mum"] .pref-chip')).to_have_count(3)
+    # The same key for two recipients is two chips.
+    expect(memory_chip(page, "dislike:material::plastic")).to_have_count(2)
+    screenshot(page, "desktop-zh-memory-recipients")
+
+    # Dad's brown was really mum's: move it with the editor.
+    chip = page.locator('.pref-chip[data-recipient="dad"]')
+    chip.locator(".pref-main").click()
+    chip.locator(".pref-editor input[name=recipient]").fill("mum")
+    chip.locator(".pref-editor button[type=submit]").click()
+    expect(page.locator('.memory-recipient[data-recipient="dad"]')).to_have_count(0)
+    expect(page.locator('.memory-recipient[data-recipient="mum"] .pref-chip')).to_have_count(4)
+
+    # Deleting mum's plastic leaves mine.
+    mums = page.locator('.memory-recipient[data-recipient="mum"]')
+    mums.locator('.pref-chip[data-key="dislike:material::plastic"] .pref-delete').click()
+    expect(memory_chip(page, "dislike:material::plastic")).to_have_count(1)
+    expect(memory_chip(page, "dislike:material::plastic")).to_have_attribute(
+        "data-recipient", "self"
+    )

@@ -11,6 +11,11 @@ Survivors are ranked by the fused retrieval score, nudged by rating and by fit (
 the shopper's likes the listing mentions), then shortlisted as distinct models (one pick per model
 carrying its offers), round-robin across platforms so one platform cannot fill the whole
 reply, or in the order the shopper asked for (`cartwise.agent.shortlist`).
+
+Soft dislikes ("我不太喜欢紫色", "not a fan of purple") are not filters: a listing that
+mentions one is ranked lower by `DEMOTE_WEIGHT` per disliked term, says so in its why
+("ranked lower: you're not keen on purple"), and is reported as a `DemotedOption` — never a
+`RejectedOption`, which records hard eliminations only.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
 from cartwise.agent.shortlist import arrange
-from cartwise.agent.state import Candidate, Pick
+from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
 from cartwise.catalog.sizes import canonical_size
 from cartwise.log import logger
@@ -36,6 +41,11 @@ NEUTRAL_RATING = 3.5
 LIKE_WEIGHT = 0.04
 """Per like the listing mentions (counted up to MAX_LIKES_COUNTED)."""
 MAX_LIKES_COUNTED = 3
+DEMOTE_WEIGHT = 0.15
+"""Per soft-disliked term the listing mentions (counted up to MAX_DEMOTIONS_COUNTED), on
+the same scaled relevance: worth several likes, so a disliked item drops below comparable
+ones, yet a clearly better match still shows."""
+MAX_DEMOTIONS_COUNTED = 2
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,8 @@ class PickCriteria:
     """Dislike terms (long-term, session and this message): any match eliminates."""
     like: TermMatcher = field(default_factory=lambda: TermMatcher(()))
     """Like terms (long-term, session and this message): each match raises the rank."""
+    demote: TermMatcher = field(default_factory=lambda: TermMatcher(()))
+    """Soft-dislike terms: each match lowers the rank; nothing is eliminated by them."""
     budget: Budget = field(default_factory=Budget)
     size: str = ""
     max_picks: int = 8
@@ -77,6 +89,8 @@ class PickOutcome:
     """Reason kind (over budget, excluded term, ...) → how many candidates it removed."""
     survivors: list[Candidate]
     """Every candidate that passed the hard filters (ranked), for price comparison."""
+    demoted: list[DemotedOption] = field(default_factory=list)
+    """Survivors ranked lower for mentioning a soft dislike (in rank order)."""
 
 
 def _number(value: str) -> float | None:
@@ -135,21 +149,45 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
     return None
 
 
+def demotion_reason(disliked: Sequence[str], language: Language) -> str:
+    names = "、".join(disliked) if language == "zh" else ", ".join(disliked)
+    return (
+        f"排序靠后：你不太喜欢{names}"
+        if language == "zh"
+        else f"ranked lower: you're not keen on {names}"
+    )
+
+
+EXCLUSION_WHY: dict[Language, str] = {
+    "zh": "不含你排除的材质/元素",
+    "en": "none of your excluded terms",
+}
+"""Said of an item the exclusion filter passed. The reply drops it where the listing cannot
+support it (no ingredients listed for an allergen)."""
+
+
 def _why(
-    candidate: Candidate, criteria: PickCriteria, liked: list[str], language: Language
+    candidate: Candidate,
+    criteria: PickCriteria,
+    liked: list[str],
+    disliked: list[str],
+    language: Language,
 ) -> list[str]:
     product = candidate.product
     zh = language == "zh"
     why: list[str] = []
+    if disliked:
+        why.append(demotion_reason(disliked, language))
     if liked:
         why.append(("符合你的偏好：" if zh else "matches what you like: ") + "、".join(liked))
     if criteria.budget.max_base is not None:
-        limit = f"{_amount(criteria.budget.max_base)} {criteria.budget.base_currency}"
-        why.append(f"在预算内（≤{limit}）" if zh else f"within budget (≤ {limit})")
+        # The amount is said once, in the shopper's currency, by the reply (not per item in
+        # the base currency).
+        why.append("在预算内" if zh else "within budget")
     if criteria.size and product.sizes:
         why.append(f"有 {criteria.size} 码" if zh else f"size {criteria.size} available")
     if criteria.exclude:
-        why.append("不含你排除的材质/元素" if zh else "none of your excluded terms")
+        why.append(EXCLUSION_WHY[language])
     if product.rating is not None and product.rating >= 4.5:
         why.append(f"评分 {product.rating:.1f}" if zh else f"rated {product.rating:.1f}")
     if candidate.score_user > 0 and not liked:
@@ -159,7 +197,7 @@ def _why(
     return why
 
 
-def _rank(candidate: Candidate, liked: int, top_score: float) -> float:
+def _rank(candidate: Candidate, liked: int, disliked: int, top_score: float) -> float:
     # Scores differ in scale by search mode (cosine, BM25, reciprocal-rank fusion), so the
     # bonuses apply to relevance relative to the best candidate of the turn.
     relevance = candidate.score / top_score if top_score > 0 else candidate.score
@@ -168,6 +206,7 @@ def _rank(candidate: Candidate, liked: int, top_score: float) -> float:
         relevance
         + RATING_WEIGHT * (rating - NEUTRAL_RATING)
         + LIKE_WEIGHT * min(liked, MAX_LIKES_COUNTED)
+        - DEMOTE_WEIGHT * min(disliked, MAX_DEMOTIONS_COUNTED)
     )
 
 
@@ -199,12 +238,15 @@ def item_picker(
             rejected.append(option)
             filtered_out[kind] = filtered_out.get(kind, 0) + 1
             continue
-        liked = criteria.like.all_matches(fold(product.searchable_text())) if criteria.like else []
+        text = fold(product.searchable_text())
+        liked = criteria.like.all_matches(text) if criteria.like else []
+        disliked = criteria.demote.all_matches(text) if criteria.demote else []
         scored.append(
             Pick(
                 candidate=candidate,
-                rank_score=round(_rank(candidate, len(liked), top_score), 6),
-                why=_why(candidate, criteria, liked, language),
+                rank_score=round(_rank(candidate, len(liked), len(disliked), top_score), 6),
+                why=_why(candidate, criteria, liked, disliked, language),
+                demoted_for=disliked,
             )
         )
     scored.sort(key=lambda p: (-p.rank_score, p.candidate.product.key))
@@ -219,4 +261,14 @@ def item_picker(
         rejected=rejected,
         filtered_out=filtered_out,
         survivors=[p.candidate for p in scored],
+        demoted=[
+            DemotedOption(
+                platform=p.candidate.product.platform,
+                item_id=p.candidate.product.item_id,
+                title=p.candidate.product.title,
+                reason=demotion_reason(p.demoted_for, language),
+            )
+            for p in scored
+            if p.demoted_for
+        ],
     )

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution, ResolvedKind
 from cartwise.agent.price_compare import Offer, PriceComparison
-from cartwise.agent.state import Pick
+from cartwise.agent.state import DemotedOption, Pick
 from cartwise.memory.session_state import (
     ActiveSearch,
     RejectedOption,
@@ -20,7 +20,7 @@ from cartwise.memory.session_state import (
     SortOrder,
 )
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import Language
+from cartwise.understanding.base import CatalogGap, Language
 
 
 class ProductOut(BaseModel):
@@ -132,8 +132,15 @@ class TurnResult(BaseModel):
     personalization: Personalization = Field(default_factory=Personalization)
     rejected: list[RejectedOption] = Field(default_factory=list)
     """Candidates the hard filters eliminated this turn, with mechanical reasons."""
+    demoted: list[DemotedOption] = Field(default_factory=list)
+    """Candidates ranked lower (not eliminated) for a soft dislike, with the reason."""
+    recipient: str = "self"
+    """Whom the turn shopped for: whose long-term preferences applied."""
     questions: list[str] = Field(default_factory=list)
     """Clarifying questions asked this turn (at most one)."""
+    catalog_gap: CatalogGap | None = None
+    """Set when the catalog carries nothing of the requested product type (no products are
+    shown then); None when it does, or when nothing was asked for."""
     dialogue: DialogueOut = Field(default_factory=DialogueOut)
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)

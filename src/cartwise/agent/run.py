@@ -74,7 +74,10 @@ async def run_agent(
             active=personalized, likes=state.get("likes", []) if personalized else []
         ),
         rejected=state.get("rejected", []),
+        demoted=state.get("demoted", []),
+        recipient=state["plan"].recipient,
         questions=[state["question"]] if state.get("question") else [],
+        catalog_gap=state.get("catalog_gap"),
         dialogue=DialogueOut.of(state.get("resolution"), state.get("answer"), update.session),
         memory=MemoryOut(long_term=update.long_term, session=update.session),
         timings={**state.get("timings", {}), "total": elapsed_ms(started)},

@@ -20,7 +20,7 @@ from cartwise.catalog.product import Product
 from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.base import CatalogGap, PlannerOutput
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -50,6 +50,18 @@ class Pick(BaseModel):
     """Human-readable reasons, in the user's language."""
     offers: list[Offer] = Field(default_factory=list)
     """Every surviving offer of the same model (this one included), cheapest first."""
+    demoted_for: list[str] = Field(default_factory=list)
+    """Soft-dislike terms the listing mentions (each lowered its rank)."""
+
+
+class DemotedOption(BaseModel):
+    """A candidate ranked lower for a soft dislike: still offered, never eliminated."""
+
+    platform: str
+    item_id: str
+    title: str
+    reason: str
+    """Why, in the user's language ("ranked lower: you're not keen on purple")."""
 
 
 class MemoryUpdate(BaseModel):
@@ -98,6 +110,9 @@ class TurnState(TypedDict, total=False):
     like_terms: list[str]
     exclude_terms: list[str]
     excluded: dict[str, list[str]]
+    demote_terms: list[str]
+    demoted_prefs: dict[str, list[str]]
+    """Slug → keywords of the soft dislikes behind `demote_terms`."""
     preference_block: str
     platforms: list[str]
     filters: SearchFilters
@@ -107,10 +122,16 @@ class TurnState(TypedDict, total=False):
     personalization: Annotated[list[bool], operator.add]
     picks: list[Pick]
     rejected: list[RejectedOption]
+    demoted: list[DemotedOption]
     filtered_out: dict[str, int]
     applied: list[str]
     price_compare: list[PriceComparison]
     question: str
+    vague_request: bool
+    """The message asks for something without naming any kind of product."""
+    catalog_gap: CatalogGap | None
+    answered_questions: list[str]
+    """Open questions (verbatim) this turn answers beyond slot questions ("what kind?")."""
     resolution: Resolution
     """What this turn does with the conversation (active search, references)."""
     answer: DirectAnswer

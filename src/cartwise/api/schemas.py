@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 
 PreferencePublic = PreferenceEntry
 """A stored preference as the API returns it (with its derived `dedup_key`)."""
@@ -52,6 +52,9 @@ class PreferenceCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    recipient: str = SELF
+    """Whose preference: `self` (the shopper) or a recipient slug (mum, husband,
+    friend-lily); each recipient is a namespace of its own."""
     polarity: Polarity
     category: Category
     domain: str = ""
@@ -68,6 +71,8 @@ class PreferenceUpdate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    recipient: str | None = None
+    """Moves the entry to another recipient's namespace (it was about someone else)."""
     polarity: Polarity | None = None
     """Changing it changes the entry's key: the old entry is replaced atomically."""
     strength: Strength | None = None

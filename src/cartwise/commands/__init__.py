@@ -17,6 +17,7 @@ COMMAND_MODULES: list[str] = [
     "eval_embedders",
     "eval_retrieval",
     "eval_understanding",
+    "eval_dialogue",
     "eval_catalog",
     "ask",
     "serve",

@@ -211,5 +211,7 @@ def render(console: Console, result: TurnResult, *, streamed: bool) -> None:
         console.print(f"[bold]price compare[/bold] {comparison.title}: {offers}", highlight=False)
     if result.rejected:
         console.print(f"[dim]filtered out {len(result.rejected)} candidates[/dim]")
+    if result.demoted:
+        console.print(f"[dim]ranked {len(result.demoted)} candidates lower[/dim]")
     state = "active" if result.personalization.active else "inactive"
     console.print(f"[dim]personalization: {state} · {result.timings.get('total', 0):.0f} ms[/dim]")

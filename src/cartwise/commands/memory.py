@@ -18,7 +18,7 @@ from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput, NotFound
 from cartwise.memory import create_preference_store
 from cartwise.memory.doctor import DoctorReport, RawPreferenceAccess, diagnose, repair
-from cartwise.memory.store import PreferenceEntry, PreferenceStore
+from cartwise.memory.store import SELF, PreferenceEntry, PreferenceStore, qualify_key
 from cartwise.settings import get_settings
 
 EXPORT_FORMAT = "cartwise-preferences"
@@ -29,6 +29,12 @@ memory_app = typer.Typer(help="Long-term preferences of one shopper.", no_args_i
 UserOption = Annotated[str, typer.Option("--user", "-u", help="The shopper's user id.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 KeyArgument = Annotated[str, typer.Argument(help="dedup_key, e.g. dislike:material::plastic")]
+RecipientOption = Annotated[
+    str,
+    typer.Option(
+        "--recipient", "-r", help="Whose namespace: self (default) or a slug such as mum."
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -53,17 +59,28 @@ def _entry_json(entry: PreferenceEntry) -> dict[str, Any]:
 
 
 @memory_app.command("list")
-def list_entries(user: UserOption, as_json: JsonOption = False) -> None:
-    """Every stored preference, oldest first."""
+def list_entries(
+    user: UserOption,
+    recipient: Annotated[
+        str | None,
+        typer.Option(
+            "--recipient", "-r", help="Only this recipient's entries (self, mum...); all if absent."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every stored preference, grouped by recipient, oldest first."""
     with _store() as store:
-        entries = store.list(user)
+        entries = store.list(user, recipient=recipient)
+    entries = sorted(entries, key=lambda e: e.recipient != SELF)  # stable: the shopper first
     if as_json:
         typer.echo(json.dumps([_entry_json(e) for e in entries], ensure_ascii=False, indent=2))
         return
-    table = Table("strength", "keywords", "updated")
+    table = Table("recipient", "strength", "keywords", "updated")
     table.add_column("key", overflow="fold")
     for entry in entries:
         table.add_row(
+            entry.recipient,
             entry.strength.value,
             ", ".join(entry.keywords),
             entry.provenance.updated_at.strftime("%Y-%m-%d %H:%M"),
@@ -73,10 +90,15 @@ def list_entries(user: UserOption, as_json: JsonOption = False) -> None:
 
 
 @memory_app.command("show")
-def show(key: KeyArgument, user: UserOption, as_json: JsonOption = False) -> None:
-    """One preference by its key."""
+def show(
+    key: KeyArgument,
+    user: UserOption,
+    recipient: RecipientOption = SELF,
+    as_json: JsonOption = False,
+) -> None:
+    """One preference by its key (in the shopper's own or a recipient's namespace)."""
     with _store() as store:
-        entry = store.get(user, key)
+        entry = store.get(user, key, recipient=recipient)
         if entry is None:
             raise NotFound("preference", key)
     if as_json:
@@ -87,12 +109,12 @@ def show(key: KeyArgument, user: UserOption, as_json: JsonOption = False) -> Non
 
 
 @memory_app.command("forget")
-def forget(key: KeyArgument, user: UserOption) -> None:
+def forget(key: KeyArgument, user: UserOption, recipient: RecipientOption = SELF) -> None:
     """Delete one preference."""
     with _store() as store:
-        if not store.delete(user, key):
-            raise NotFound("preference", key)
-    typer.echo(f"forgot {key}")
+        if not store.delete(user, key, recipient=recipient):
+            raise NotFound("preference", qualify_key(recipient, key))
+    typer.echo(f"forgot {qualify_key(recipient, key)}")
 
 
 @memory_app.command("export")
@@ -175,7 +197,7 @@ def read_export(path: Path) -> list[PreferenceEntry]:
     entries: list[PreferenceEntry] = []
     for index, item in enumerate(document["entries"]):
         entries.append(_read_entry(path, index, item))
-    keys = [e.dedup_key for e in entries]
+    keys = [e.qualified_key for e in entries]
     clashes = sorted({k for k in keys if keys.count(k) > 1} | _conflicts(entries))
     if clashes:
         raise InvalidInput(f"{path}: duplicate or conflicting entries: {', '.join(clashes)}")
@@ -200,8 +222,8 @@ def _read_entry(path: Path, index: int, item: object) -> PreferenceEntry:
 
 
 def _conflicts(entries: list[PreferenceEntry]) -> set[str]:
-    keys = {e.dedup_key for e in entries}
-    return {e.dedup_key for e in entries if e.opposite_key in keys}
+    keys = {e.qualified_key for e in entries}
+    return {e.qualified_key for e in entries if qualify_key(e.recipient, e.opposite_key) in keys}
 
 
 def _raw_access(store: PreferenceStore) -> RawPreferenceAccess:

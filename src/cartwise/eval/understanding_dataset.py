@@ -49,8 +49,8 @@ from pydantic import BaseModel, Field
 
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState, apply_patch
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
-from cartwise.understanding.base import SELF, CuratorTurn, Engine, StatedPreference
+from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
+from cartwise.understanding.base import CuratorTurn, Engine, StatedPreference
 
 DEV_SET = "understanding_dev.jsonl"
 SPLITS = {"dev": DEV_SET, "test": "understanding_test.jsonl"}

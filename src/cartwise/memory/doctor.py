@@ -4,11 +4,15 @@ The successor of the seed's one-off clean-up script. It reads rows raw (through 
 `raw_rows`) because what it looks for cannot pass through the validated API:
 
 - invalid:   a row that no longer validates (bad enum, bad slug, broken JSON);
-- duplicate: two rows holding the same fact (same derived dedup_key) — only corruption or
-  a hand edit makes that possible, since writes key rows by the derived key;
-- conflict:  a like and a dislike of the same category/domain/slug side by side;
-- misfiled:  a valid row stored under a key other than its derived dedup_key (`get` by
-  its real key would miss it).
+- duplicate: two rows holding the same fact (same recipient and derived dedup_key) — only
+  corruption or a hand edit makes that possible, since writes key rows by the derived key;
+- conflict:  a like and a dislike of the same category/domain/slug side by side, in one
+  recipient's namespace (mum disliking what the shopper likes is no conflict);
+- misfiled:  a valid row stored under a key or a recipient namespace other than its own
+  (`get` by its real key would miss it).
+
+Keys in the report are qualified by recipient (`mum/dislike:color::purple`); the shopper's
+own stay bare.
 
 `repair` drops invalid rows, merges duplicates (keywords united, newest wins the rest) and
 keeps the newer side of each conflict, then swaps the whole cleaned memory in atomically.
@@ -22,14 +26,14 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from cartwise.memory.backends.common import CorruptRow, RawRow, parse_entry, sort_entries
-from cartwise.memory.store import PreferenceEntry
+from cartwise.memory.store import PreferenceEntry, qualify_key
 
 
 @runtime_checkable
 class RawPreferenceAccess(Protocol):
     """The raw hooks both backends offer to doctor and import, and to nothing else."""
 
-    def raw_rows(self, user: str) -> list[RawRow]: ...
+    def raw_rows(self, user: str, *, recipient: str | None = None) -> list[RawRow]: ...
 
     def replace_all(self, user: str, entries: Sequence[PreferenceEntry]) -> None: ...
 
@@ -85,23 +89,24 @@ def _examine(rows: Sequence[RawRow], user: str) -> tuple[DoctorReport, list[Pref
     misfiled: list[str] = []
     by_key: dict[str, list[PreferenceEntry]] = {}
     for row in rows:
+        stored_key = qualify_key(row.recipient, row.key)
         try:
             entry = parse_entry(row.payload)
         except CorruptRow as exc:
-            invalid.append(InvalidRow(key=row.key, reason=str(exc)))
+            invalid.append(InvalidRow(key=stored_key, reason=str(exc)))
             continue
-        by_key.setdefault(entry.dedup_key, []).append(entry)
-        if row.key != entry.dedup_key:
-            misfiled.append(row.key)
+        by_key.setdefault(entry.qualified_key, []).append(entry)
+        if stored_key != entry.qualified_key:
+            misfiled.append(stored_key)
 
     duplicates = sorted(key for key, group in by_key.items() if len(group) > 1)
     merged = {key: _merge(group) for key, group in by_key.items()}
 
     conflicts: list[tuple[str, str]] = []
     for key, entry in sorted(merged.items()):
-        twin = merged.get(entry.opposite_key)
+        twin = merged.get(qualify_key(entry.recipient, entry.opposite_key))
         if entry.polarity.value == "like" and twin is not None:
-            conflicts.append((key, twin.dedup_key))
+            conflicts.append((key, twin.qualified_key))
     for like_key, dislike_key in conflicts:
         like, dislike = merged[like_key], merged[dislike_key]
         # The newer statement is what the shopper means now; on a tie the dislike wins,

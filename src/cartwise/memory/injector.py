@@ -6,10 +6,15 @@
 - `build_user_profile`: likes only. Dislikes never enter a vector: an embedding of "不要塑料"
   sits next to "塑料" (negation collapse), so a dislike in the profile would pull the
   very thing the shopper refuses towards them.
-- `dislike_exclude_terms`: the keywords item_picker filters on.
+- `dislike_exclude_terms`: the keywords item_picker filters on: hard dislikes only. A soft
+  dislike ("我不太喜欢X", "not a fan of X") is a leaning: `PreferenceContext.demote_terms`
+  carries it to the picker, which ranks X lower and says so, but never removes X.
 
-Each function reads the store once (`rank_relevant` over every entry: one query embedding);
-`preference_context` gives all three from a single read, for the once-per-turn entry point.
+Every function reads ONE recipient's namespace (`recipient`, default the shopper's own):
+a search for the shopper is untouched by mum's dislikes, a gift for mum applies hers and
+not the shopper's. Each reads the store once (`rank_relevant` over every entry of the
+namespace: one query embedding); `preference_context` gives all views from a single read,
+for the once-per-turn entry point.
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
+    SELF,
     Polarity,
     PreferenceEntry,
     PreferenceStore,
     ScoredPreference,
+    Strength,
 )
 from cartwise.settings import Settings
 from cartwise.text import CJK_CHAR
@@ -64,105 +71,145 @@ def count_tokens(text: str) -> int:
     return math.ceil(cjk + 1.3 * words + symbols)
 
 
+def _scored(
+    store: PreferenceStore, user: str, query: str, recipient: str
+) -> list[ScoredPreference]:
+    return store.rank_relevant(user, query, k=_EVERY_ENTRY, recipient=recipient)
+
+
+@dataclass
+class _Sorted:
+    """One pass over a namespace's scored entries (best first), sorted into what each view
+    needs: a read at 1,000 entries walks them once, not once per view."""
+
+    hard_dislikes: list[PreferenceEntry] = field(default_factory=list)
+    """Every hard dislike, relevant or not (the block always names them all)."""
+    excluding: list[PreferenceEntry] = field(default_factory=list)
+    """Hard dislikes the query may concern (they filter)."""
+    demoting: list[PreferenceEntry] = field(default_factory=list)
+    """Soft dislikes the query is about (they rank lower)."""
+    likes: list[PreferenceEntry] = field(default_factory=list)
+    """Likes that apply, most relevant first, at most top-k."""
+    rest: list[PreferenceEntry] = field(default_factory=list)
+    """Relevant likes and soft dislikes for the block, at most top-k."""
+
+
+def _sort(scored: Sequence[ScoredPreference], settings: Settings) -> _Sorted:
+    threshold, k = settings.preference_relevance_threshold, settings.preference_top_k
+    out = _Sorted()
+    for item in scored:
+        entry = item.entry
+        if entry.polarity is Polarity.DISLIKE and entry.strength is Strength.HARD:
+            out.hard_dislikes.append(entry)
+            # Fail safe: any domain the query may be in.
+            if item.may_apply(threshold):
+                out.excluding.append(entry)
+            continue
+        applies = item.applies(threshold)
+        if entry.polarity is Polarity.DISLIKE:
+            if applies:
+                out.demoting.append(entry)
+        elif applies and len(out.likes) < k:
+            out.likes.append(entry)
+        # A scoped entry must be about this query's domain; a global one close to the query.
+        relevant = applies if entry.domain else item.score >= threshold
+        if relevant and len(out.rest) < k:
+            out.rest.append(entry)
+    return out
+
+
 def build_preference_block(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> str:
-    """Compact text of the shopper's preferences for this query ('' when there are none)."""
-    return _block(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+    """Compact text of the recipient's preferences for this query ('' when there are none)."""
+    return _block(_sort(_scored(store, user, query, recipient), settings))
 
 
-def build_user_profile(store: PreferenceStore, user: str, query: str, *, settings: Settings) -> str:
+def build_user_profile(
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
+) -> str:
     """The user-tower text: likes only, global ones and domain-scoped ones relevant to the
     query, most relevant first, at most `preference_top_k`. '' when there are none."""
-    return _profile_text(_profile_likes(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings))
+    return _profile_text(_sort(_scored(store, user, query, recipient), settings).likes)
 
 
 def dislike_exclude_terms(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> list[str]:
-    """Keywords item_picker must not let through: every global dislike plus the
-    domain-scoped dislikes relevant to the query. Strength does not matter here: nothing
-    down-ranks by dislike, so a soft "我不太喜欢黑色" that did not filter would do nothing at
-    all; strength decides what `build_preference_block` always injects.
+    """Keywords item_picker must not let through: every global hard dislike plus the
+    domain-scoped hard dislikes of every domain the query may be in (fail safe: "sports
+    earbuds" may be electronics, so an electronics "no plastic" holds). Soft dislikes only
+    demote (`PreferenceContext.demote_terms`).
 
     A dislike without keywords falls back to its slug's words (the whole phrase), with a
     warning and a count in `keyword_fallbacks`."""
-    return _exclude_terms(store.rank_relevant(user, query, k=_EVERY_ENTRY), settings)
+    sorted_ = _sort(_scored(store, user, query, recipient), settings)
+    return _terms(sorted_.excluding, settings)
 
 
 @dataclass(frozen=True)
 class PreferenceContext:
-    """All three views of one turn's preferences."""
+    """All views of one turn's preferences."""
 
     block: str
     """`build_preference_block`'s text."""
     profile: str
     """`build_user_profile`'s text."""
     exclude_terms: list[str]
-    """`dislike_exclude_terms`' keywords."""
+    """`dislike_exclude_terms`' keywords (hard dislikes: they filter)."""
     likes: list[PreferenceEntry]
     """The like entries `profile` was built from."""
+    demote_terms: list[str]
+    """Keywords of the soft dislikes relevant to the query: they rank lower, never vanish."""
+    dislikes: list[PreferenceEntry]
+    """The dislike entries behind `exclude_terms` and `demote_terms`."""
 
 
 def preference_context(
-    store: PreferenceStore, user: str, query: str, *, settings: Settings
+    store: PreferenceStore, user: str, query: str, *, settings: Settings, recipient: str = SELF
 ) -> PreferenceContext:
-    """The block, the profile and the exclude terms from ONE read of the store (one scan,
-    one query embedding) instead of three; same rules as the three functions."""
-    scored = store.rank_relevant(user, query, k=_EVERY_ENTRY)
-    likes = _profile_likes(scored, settings)
+    """Every view from ONE read of the recipient's namespace (one scan, one query
+    embedding) instead of three; same rules as the three functions."""
+    sorted_ = _sort(_scored(store, user, query, recipient), settings)
     return PreferenceContext(
-        block=_block(scored, settings),
-        profile=_profile_text(likes),
-        exclude_terms=_exclude_terms(scored, settings),
-        likes=likes,
+        block=_block(sorted_),
+        profile=_profile_text(sorted_.likes),
+        exclude_terms=_terms(sorted_.excluding, settings),
+        likes=sorted_.likes,
+        demote_terms=_terms(sorted_.demoting, settings),
+        dislikes=[*sorted_.excluding, *sorted_.demoting],
     )
 
 
-def _block(scored: Sequence[ScoredPreference], settings: Settings) -> str:
-    hard_dislikes = [s.entry for s in scored if s.entry.is_hard_dislike]
-    rest = _relevant(
-        [s for s in scored if not s.entry.is_hard_dislike],
-        threshold=settings.preference_relevance_threshold,
-        k=settings.preference_top_k,
-    )
-    if not hard_dislikes and not rest:
+def _block(sorted_: _Sorted) -> str:
+    """One line per category of hard dislikes, one line each for relevant likes and soft
+    dislikes: `material: plastic 塑料 @electronics; leather 皮革`. Compact because every hard
+    dislike is always in it: 20 of them must not crowd the prompt."""
+    if not sorted_.hard_dislikes and not sorted_.rest:
         return ""
     lines = ["Shopper preferences / 用户偏好:"]
-    if hard_dislikes:
+    if sorted_.hard_dislikes:
         lines.append("Never recommend (hard) / 绝不推荐:")
-        lines.extend(f"- {_describe(e)}" for e in sorted(hard_dislikes, key=_stable_order))
-    likes = [e for e in rest if e.polarity is Polarity.LIKE]
-    dislikes = [e for e in rest if e.polarity is Polarity.DISLIKE]
+        by_category: dict[str, list[str]] = {}
+        for entry in sorted(sorted_.hard_dislikes, key=_stable_order):
+            by_category.setdefault(entry.category.value, []).append(_describe(entry))
+        lines.extend(f"{category}: {'; '.join(items)}" for category, items in by_category.items())
+    likes = [_describe(e) for e in sorted_.rest if e.polarity is Polarity.LIKE]
+    dislikes = [_describe(e) for e in sorted_.rest if e.polarity is Polarity.DISLIKE]
     if likes:
-        lines.append("Likes / 喜欢:")
-        lines.extend(f"- {_describe(e)}" for e in likes)
+        lines.append("Likes / 喜欢: " + "; ".join(likes))
     if dislikes:
-        lines.append("Rather avoid / 尽量避免:")
-        lines.extend(f"- {_describe(e)}" for e in dislikes)
+        lines.append("Rather avoid / 尽量避免: " + "; ".join(dislikes))
     return "\n".join(lines)
-
-
-def _profile_likes(scored: Sequence[ScoredPreference], settings: Settings) -> list[PreferenceEntry]:
-    return [
-        s.entry
-        for s in scored
-        if s.entry.polarity is Polarity.LIKE and s.applies(settings.preference_relevance_threshold)
-    ][: settings.preference_top_k]
 
 
 def _profile_text(likes: Sequence[PreferenceEntry]) -> str:
     return "; ".join(_profile_phrase(e) for e in likes)
 
 
-def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> list[str]:
+def _terms(entries: Sequence[PreferenceEntry], settings: Settings) -> list[str]:
     terms: list[str] = []
-    for item in scored:
-        entry = item.entry
-        if entry.polarity is not Polarity.DISLIKE:
-            continue
-        if not item.applies(settings.preference_relevance_threshold):
-            continue
+    for entry in entries:
         if entry.keywords:
             terms.extend(entry.keywords)
         else:
@@ -175,23 +222,17 @@ def _exclude_terms(scored: Sequence[ScoredPreference], settings: Settings) -> li
     return list(dict.fromkeys(terms))
 
 
-def _relevant(
-    scored: Sequence[ScoredPreference], *, threshold: float, k: int
-) -> list[PreferenceEntry]:
-    # A scoped entry must be about this query's domain; a global one close to the query.
-    return [
-        s.entry
-        for s in scored
-        if (s.applies(threshold) if s.entry.domain else s.score >= threshold)
-    ][:k]
-
-
 def _describe(entry: PreferenceEntry) -> str:
-    """`plastic [plastic, 塑料] (material, electronics)`: the slug, its surface forms, scope."""
-    words = [w for w in entry.keywords if w.casefold() != entry.slug.replace("-", " ")]
-    forms = f" [{', '.join(words)}]" if words else ""
-    scope = entry.category.value + (f", {entry.domain}" if entry.domain else "")
-    return f"{entry.slug}{forms} ({scope})"
+    """`plastic 塑料 @electronics`: the slug, the surface forms it does not already spell
+    (other scripts, other words), the domain when scoped."""
+    slug_words = set(entry.slug.split("-"))
+    forms = [
+        w
+        for w in entry.keywords
+        if not (w.isascii() and set(w.casefold().replace("-", " ").split()) <= slug_words)
+    ]
+    scope = f" @{entry.domain}" if entry.domain else ""
+    return " ".join([entry.slug, *forms]) + scope
 
 
 def _profile_phrase(entry: PreferenceEntry) -> str:

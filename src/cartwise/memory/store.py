@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
@@ -23,6 +24,21 @@ from cartwise.errors import InvalidPreference
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
 MAX_KEYWORDS = 24
+SELF = "self"
+"""The shopper's own namespace; every other recipient is someone the shopper buys for."""
+MAX_RECIPIENT_CHARS = 48
+
+
+def check_recipient(value: str) -> str:
+    """A canonical recipient slug (self, mum, husband, friend-lily): it becomes part of
+    storage keys, so it is held to the slug format."""
+    if not SLUG_PATTERN.fullmatch(value) or len(value) > MAX_RECIPIENT_CHARS:
+        raise InvalidPreference(
+            "recipient",
+            value,
+            "must be a lowercase ASCII slug such as 'self', 'mum' or 'friend-lily'",
+        )
+    return value
 
 
 class Polarity(StrEnum):
@@ -81,11 +97,21 @@ def normalize_keywords(keywords: Sequence[str]) -> list[str]:
     return out[:MAX_KEYWORDS]
 
 
+def qualify_key(recipient: str, key: str) -> str:
+    """`mum/dislike:color::purple`; the shopper's own keys stay bare."""
+    return key if recipient == SELF else f"{recipient}/{key}"
+
+
 class PreferenceEntry(BaseModel):
-    """One atomic, long-term fact about what a shopper likes or refuses."""
+    """One atomic, long-term fact about what a shopper, or someone the shopper buys for,
+    likes or refuses."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
+    recipient: str = SELF
+    """Whose preference this is: `self` (the shopper) or a canonical recipient slug (mum,
+    dad, wife, husband, girlfriend, son, friend-<name>). Each recipient is its own namespace
+    with its own dedup keys, applied only to turns that buy for that recipient."""
     polarity: Polarity
     """like or dislike. A "不要X"/"no X" statement is ALWAYS a dislike."""
     category: Category
@@ -126,6 +152,11 @@ class PreferenceEntry(BaseModel):
             raise InvalidPreference("strength", value, "must be 'hard' or 'soft'")
         return value
 
+    @field_validator("recipient")
+    @classmethod
+    def _check_recipient(cls, value: str) -> str:
+        return check_recipient(value)
+
     @field_validator("slug")
     @classmethod
     def _check_slug(cls, value: str) -> str:
@@ -154,6 +185,11 @@ class PreferenceEntry(BaseModel):
     def dedup_key(self) -> str:
         """`polarity:category:domain:slug`, derived; never supplied by anyone."""
         return f"{self.polarity.value}:{self.category.value}:{self.domain}:{self.slug}"
+
+    @property
+    def qualified_key(self) -> str:
+        """The key unique across all of a user's namespaces (reports, messages)."""
+        return qualify_key(self.recipient, self.dedup_key)
 
     @property
     def opposite_key(self) -> str:
@@ -196,25 +232,41 @@ class PreferenceEntry(BaseModel):
         return polarity, category, domain, slug
 
 
-class ScoredPreference(BaseModel):
-    """A stored preference with its semantic relevance to a query."""
+@dataclass(frozen=True, slots=True)
+class ScoredPreference:
+    """A stored preference with its semantic relevance to a query. A plain slotted value:
+    a read scores every entry of a namespace, and building 1,000 validated models per turn
+    was most of the read path's time."""
 
     entry: PreferenceEntry
     score: float
     """Cosine similarity between the query and the entry's stored vector."""
     in_scope: bool | None = True
     """Global entries: True. Domain-scoped entries: whether the query is about the entry's
-    domain (`cartwise.catalog.domain_classifier`); None when that domain could not be placed,
-    and then `score` against a threshold decides."""
+    domain (`cartwise.catalog.domain_classifier`); None when that domain could not be
+    placed, and then `score` against a threshold decides."""
+    possibly_in_scope: bool | None = True
+    """Like `in_scope`, but true whenever the query MAY be about the entry's domain (the
+    domain classifier cannot rule it out): what a hard dislike obeys, failing safe."""
 
     def applies(self, threshold: float) -> bool:
         """Whether the entry applies to the query it was scored against."""
         return self.in_scope if self.in_scope is not None else self.score >= threshold
 
+    def may_apply(self, threshold: float) -> bool:
+        """Whether the query may concern the entry at all (the fail-safe reading)."""
+        if self.possibly_in_scope is None:
+            return self.score >= threshold
+        return self.possibly_in_scope
+
 
 @runtime_checkable
 class PreferenceStore(Protocol):
     """Per-user long-term preferences. Every call names the user; none reads across users.
+
+    Within a user, each recipient (`self`, `mum`, ...) is a namespace of its own: keys,
+    supersedes, merges and relevance reads never cross namespaces. An entry is stored in
+    the namespace of its `recipient` field; calls that take keys name the namespace.
 
     Implementations must be safe under concurrent writers (processes included): an upsert is
     atomic, a supersede + upsert is one atomic step, and a crash leaves only whole entries.
@@ -223,29 +275,40 @@ class PreferenceStore(Protocol):
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
     ) -> PreferenceEntry:
-        """Insert or merge by `dedup_key`; in the same atomic step delete the keys in
-        `supersede` and the entry's opposite-polarity twin. Returns the stored entry."""
+        """Insert or merge by `dedup_key` in the entry's recipient namespace; in the same
+        atomic step delete the keys in `supersede` and the entry's opposite-polarity twin
+        (both in that namespace). Returns the stored entry."""
         ...
 
-    def supersede(self, user: str, keys: Sequence[str]) -> int:
-        """Delete entries by key; returns how many existed."""
+    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+        """Delete entries of one namespace by key; returns how many existed."""
         ...
 
-    def get(self, user: str, key: str) -> PreferenceEntry | None: ...
+    def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None: ...
 
-    def list(self, user: str) -> list[PreferenceEntry]:
-        """All of a user's entries, oldest first."""
+    def list(self, user: str, *, recipient: str | None = None) -> list[PreferenceEntry]:
+        """The entries of one namespace, or of all of them when `recipient` is None; oldest
+        first."""
         ...
 
-    def delete(self, user: str, key: str) -> bool: ...
+    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool: ...
 
-    def rank_relevant(self, user: str, query: str, k: int) -> builtins.list[ScoredPreference]:
-        """The user's entries ranked by semantic relevance to `query`, best first (top k).
-        Embeds only the query: entry vectors were computed when the entries were written."""
+    def rank_relevant(
+        self, user: str, query: str, k: int, *, recipient: str = SELF
+    ) -> builtins.list[ScoredPreference]:
+        """One namespace's entries ranked by semantic relevance to `query`, best first (top
+        k). Embeds only the query: entry vectors were computed when the entries were
+        written."""
         ...
 
     def read_relevant(
-        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
+        self,
+        user: str,
+        query: str,
+        *,
+        recipient: str = SELF,
+        k: int = 8,
+        threshold: float = 0.8,
     ) -> builtins.list[PreferenceEntry]:
         """Global entries always, plus domain-scoped entries relevant to the query."""
         ...

@@ -13,27 +13,24 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cartwise.errors import InvalidPreference
 from cartwise.memory.session_state import (
     SessionConstraint,
     SessionPatch,
     SessionPrefState,
     SortOrder,
 )
-from cartwise.memory.store import SLUG_PATTERN, Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import (
+    SELF,
+    Category,
+    Polarity,
+    PreferenceEntry,
+    Strength,
+    check_recipient,
+)
 
 Language = Literal["zh", "en"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
 Scope = Literal["long_term", "session", "request"]
-SELF = "self"
-"""The recipient slug of the shopper themself."""
-
-
-def valid_recipient(value: str) -> str:
-    """A recipient is a canonical slug: lowercase ASCII words joined by hyphens."""
-    if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
-        raise InvalidPreference("recipient", value, "must be a slug like 'mum' or 'friend-alice'")
-    return value
 
 
 class StatedPreference(BaseModel):
@@ -59,7 +56,7 @@ class StatedPreference(BaseModel):
     """Whose preference it is: "self" (the shopper) or a canonical recipient slug (mum, dad,
     wife, husband, girlfriend, son, friend-<name> ...)."""
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 FollowupKind = Literal["refine", "more", "similar", "sort", "compare", "details", "cheapest"]
@@ -135,7 +132,7 @@ class PlannerOutput(BaseModel):
     """Whom this turn's purchase is for: "self" or a canonical recipient slug
     ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorTurn(BaseModel):
@@ -183,7 +180,7 @@ class RecipientMemory(BaseModel):
     long_term: list[PreferenceEntry] = Field(default_factory=list)
     supersede: list[str] = Field(default_factory=list)
 
-    _recipient = field_validator("recipient")(valid_recipient)
+    _recipient = field_validator("recipient")(check_recipient)
 
 
 class CuratorOutput(BaseModel):
@@ -207,6 +204,30 @@ class ReplyItem(BaseModel):
     currency: str
     price_base: float
     why: list[str] = Field(default_factory=list)
+    shown_price: float = 0.0
+    """The price in the shopper's currency (`ReplyFacts.currency`): the listed price when the
+    listing is in that currency, else converted with the FX table."""
+    caveats: list[str] = Field(default_factory=list)
+    """What the listing cannot confirm ("does not list ingredients"), in the shopper's language."""
+
+
+SmallTalk = Literal["", "greeting", "thanks", "done", "bye", "ack"]
+GapKind = Literal[
+    "", "service", "ticket", "finance", "vehicle", "property", "medicine", "animal", "weapon"
+]
+
+
+class CatalogGap(BaseModel):
+    """The catalog carries nothing of the requested kind (then no products are shown)."""
+
+    requested: str
+    """What the shopper asked for, as understood (the search phrase)."""
+    kind: GapKind = ""
+    """Which kind of thing no shop here sells, when it is one ("" for a product type the
+    catalog lacks)."""
+    closest: str = ""
+    """The closest product type that is carried, in the shopper's language; "" when nothing
+    carried is close (the reply asks what else would do)."""
 
 
 class ReplyFacts(BaseModel):
@@ -222,6 +243,15 @@ class ReplyFacts(BaseModel):
     question: str = ""
     """A clarifying question to ask, if any."""
     personalization: bool = False
+    currency: str = "CNY"
+    """The shopper's currency: the one their budget was given in, else their language's."""
+    excluded_brands: list[str] = Field(default_factory=list)
+    """Brands the shopper refused that applied to this search, as brand names."""
+    excluded_terms: list[str] = Field(default_factory=list)
+    """Other refused things (materials, ingredients...) that applied, as the shopper says them."""
+    catalog_gap: CatalogGap | None = None
+    small_talk: SmallTalk = ""
+    """Set on a turn that is only small talk: the reply is short and nothing else is said."""
 
 
 @runtime_checkable

@@ -24,9 +24,15 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength, normalize_keywords
-from cartwise.understanding.base import (
+from cartwise.memory.store import (
     SELF,
+    Category,
+    Polarity,
+    PreferenceEntry,
+    Strength,
+    normalize_keywords,
+)
+from cartwise.understanding.base import (
     CuratorOutput,
     PlannerOutput,
     RecipientMemory,

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from cartwise.memory.session_state import SessionConstraint, SessionPatch
 from cartwise.memory.store import (
     DOMAIN_PATTERN,
+    SELF,
     SLUG_PATTERN,
     Category,
     Polarity,
@@ -26,7 +27,6 @@ from cartwise.memory.store import (
     normalize_keywords,
 )
 from cartwise.understanding.base import (
-    SELF,
     CuratorOutput,
     CuratorTurn,
     Followup,

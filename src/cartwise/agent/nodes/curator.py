@@ -5,6 +5,12 @@ Order matters for "nothing half-written": the curator's output, every supersede 
 final session patch are validated first; only then do the writes start. Each long-term entry
 is one atomic upsert together with the keys it supersedes; the session patch (curator patch
 + the turn's rejected options + resolved slot questions) is one atomic patch.
+
+Whose and how long: each entry is written into its recipient's namespace (a dislike of
+mum's never becomes the shopper's own). Whatever the engine returns, a preference the
+planner scoped to this session or this request never reaches long-term memory, and a
+this-request one ("anything but Xiaomi") does not even outlive the turn as a session
+constraint: it only shaped this turn's picks.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
 from cartwise.memory.session_state import ChatMessage, SessionPatch
-from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CuratorOutput, CuratorTurn
+from cartwise.memory.store import SELF, PreferenceEntry, qualify_key
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput
 
 
 @dataclass
@@ -32,8 +38,8 @@ class MemoryWrites:
 
     upserts: list[tuple[PreferenceEntry, list[str]]] = field(default_factory=list)
     """Each entry with the existing keys it supersedes (written in one atomic step)."""
-    supersede_only: list[str] = field(default_factory=list)
-    """Keys retired without a replacement (a retraction)."""
+    supersede_only: dict[str, list[str]] = field(default_factory=dict)
+    """Recipient → keys of that namespace retired without a replacement (a retraction)."""
     session_patch: SessionPatch = field(default_factory=SessionPatch)
 
 
@@ -46,6 +52,22 @@ def _check_key(key: str) -> tuple[str, str]:
     return entry.category.value, entry.slug
 
 
+def _short_lived(plan: PlannerOutput) -> tuple[set[tuple[str, str, str]], set[str]]:
+    """What this message scoped to less than long-term: (recipient, category, slug) of
+    session and request preferences with no long-term statement of the same fact, and the
+    `category:slug` keys of the request-only ones."""
+    lasting = {
+        (s.recipient, s.category.value, s.slug) for s in plan.stated if s.scope == "long_term"
+    }
+    brief = {(s.recipient, s.category.value, s.slug) for s in plan.stated if s.scope != "long_term"}
+    request_only = {
+        f"{s.category.value}:{s.slug}"
+        for s in plan.stated
+        if s.scope == "request" and (s.recipient, s.category.value, s.slug) not in lasting
+    }
+    return brief - lasting, request_only
+
+
 def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> MemoryWrites:
     """Validate the curator's output and assemble the turn's writes (pure, no store).
     Raises InvalidInput (InvalidPreference, ValidationError wrapped) when anything is off."""
@@ -56,17 +78,41 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
         )
     except ValueError as exc:
         raise InvalidInput(f"curator output does not validate: {exc}") from exc
-    targets = {key: _check_key(key) for key in output.supersede}
-
+    plan = state["plan"]
+    short_lived, request_only = _short_lived(plan)
+    # The engine's top-level writes are the shopper's own namespace (an entry may still name
+    # its recipient); each RecipientMemory is one recipient's namespace, whatever its entries
+    # say.
+    namespaces = [
+        (SELF, list(output.long_term), output.supersede),
+        *(
+            (
+                memory.recipient,
+                [e.model_copy(update={"recipient": memory.recipient}) for e in memory.long_term],
+                memory.supersede,
+            )
+            for memory in output.recipients
+        ),
+    ]
     writes = MemoryWrites()
-    claimed: set[str] = set()
-    for entry in output.long_term:
-        same_fact = [k for k, f in targets.items() if f == (entry.category.value, entry.slug)]
-        claimed.update(same_fact)
-        # Superseding the key being written would delete the very entry this turn stores.
-        mine = [k for k in same_fact if k != entry.dedup_key]
-        writes.upserts.append((entry, mine))
-    writes.supersede_only = [k for k in targets if k not in claimed]
+    for recipient, entries, supersede in namespaces:
+        targets = {key: _check_key(key) for key in supersede}
+        claimed: set[str] = set()
+        for entry in entries:
+            if (entry.recipient, entry.category.value, entry.slug) in short_lived:
+                logger.info("not storing a session/request-scoped preference long-term")
+                continue
+            same_fact = [k for k, f in targets.items() if f == (entry.category.value, entry.slug)]
+            # Superseding the key being written would delete the very entry this turn stores;
+            # keys of another namespace are not this entry's to retire.
+            if entry.recipient == recipient:
+                claimed.update(same_fact)
+                writes.upserts.append((entry, [k for k in same_fact if k != entry.dedup_key]))
+            else:
+                writes.upserts.append((entry, []))
+        unclaimed = [k for k in targets if k not in claimed]
+        if unclaimed:
+            writes.supersede_only.setdefault(recipient, []).extend(unclaimed)
 
     session = state["session"]
     patch = output.session_patch
@@ -80,13 +126,22 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
         if name not in slots and name not in slots_patch:
             slots_patch[name] = ""
     filled = {**session.slots, **{k: v for k, v in slots_patch.items() if v}}
-    resolved = [*patch.resolved_questions, *answered_by_slots(session.open_questions, filled)]
+    resolved = [
+        *patch.resolved_questions,
+        *answered_by_slots(session.open_questions, filled),
+        *state.get("answered_questions", []),
+    ]
     asked = [*patch.new_open_questions, *([question] if question else [])]
     try:
         writes.session_patch = SessionPatch.model_validate(
             {
                 **patch.model_dump(exclude_computed_fields=True),
                 "slots_patch": slots_patch,
+                "constraints": [
+                    c.model_dump(exclude_computed_fields=True)
+                    for c in patch.constraints
+                    if c.key not in request_only
+                ],
                 "resolved_questions": list(dict.fromkeys(resolved)),
                 "new_open_questions": list(dict.fromkeys(asked)),
                 "rejected_options": [
@@ -103,15 +158,15 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
 
 def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> MemoryUpdate:
     user, thread = state["user"], state["thread"]
-    before = {e.dedup_key: e for e in deps.preferences.list(user)}
+    before = {e.qualified_key: e for e in deps.preferences.list(user)}
     added: list[PreferenceEntry] = []
     retired: list[str] = []
     for entry, supersede in writes.upserts:
-        retired.extend([*supersede, entry.opposite_key])
+        retired.extend(qualify_key(entry.recipient, k) for k in [*supersede, entry.opposite_key])
         added.append(deps.preferences.upsert(user, entry, supersede=supersede))
-    if writes.supersede_only:
-        deps.preferences.supersede(user, writes.supersede_only)
-        retired.extend(writes.supersede_only)
+    for whose, keys in writes.supersede_only.items():
+        deps.preferences.supersede(user, keys, recipient=whose)
+        retired.extend(qualify_key(whose, k) for k in keys)
     session = deps.sessions.patch(user, thread, writes.session_patch)
     deps.sessions.append_messages(
         user,
@@ -121,7 +176,7 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
             ChatMessage(role="assistant", content=state.get("reply", "")),
         ],
     )
-    added_keys = {e.dedup_key for e in added}
+    added_keys = {e.qualified_key for e in added}
     superseded = [before[k] for k in dict.fromkeys(retired) if k in before and k not in added_keys]
     return MemoryUpdate(
         added=added,
@@ -133,11 +188,17 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
 
 def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
     question = state.get("question", "")
+    plan = state["plan"]
+    memory = state["memory"]  # every namespace of the user
+    recipients = {s.recipient for s in plan.stated} | {plan.recipient}
     turn = CuratorTurn(
         user_message=state["message"],
-        planner=state["plan"],
+        planner=plan,
         session=state["session"],
-        memory=state["memory"],
+        memory=[e for e in memory if e.recipient == SELF],
+        recipient_memory={
+            r: [e for e in memory if e.recipient == r] for r in sorted(recipients - {SELF})
+        },
         asked_questions=[question] if question else [],
         source_turn=state["source_turn"],
     )

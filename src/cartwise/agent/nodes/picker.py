@@ -23,6 +23,7 @@ from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.settings import Settings
 from cartwise.text import has_han
 from cartwise.understanding.base import Language
+from cartwise.understanding.money import money
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
@@ -39,25 +40,23 @@ def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) 
     """Human-readable list of what shaped the results (for the reply and the page)."""
     zh = language == "zh"
     facts: list[str] = []
-    if state.get("excluded"):
-        names = [label(slug, words, language) for slug, words in state["excluded"].items()]
-        facts.append(("排除：" if zh else "excluding: ") + "、".join(dict.fromkeys(names)))
+    # Exclusions are named by the reply itself (brands as brands); budgets in the currency
+    # the shopper gave them in.
+    if state.get("demoted_prefs"):
+        names = [label(slug, words, language) for slug, words in state["demoted_prefs"].items()]
+        joined = "、".join(dict.fromkeys(names))
+        facts.append(f"靠后：{joined}" if zh else f"ranking lower: {joined}")
     if state.get("likes"):
         likes = "、".join(state["likes"])
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
-    budget = criteria.budget
-    if budget.max_base is not None:
-        facts.append(
-            f"预算 ≤ {budget.max_base:g} {budget.base_currency}"
-            if zh
-            else f"budget ≤ {budget.max_base:g} {budget.base_currency}"
-        )
-    if budget.min_base is not None:
-        facts.append(
-            f"预算 ≥ {budget.min_base:g} {budget.base_currency}"
-            if zh
-            else f"budget ≥ {budget.min_base:g} {budget.base_currency}"
-        )
+    slots = state.get("slots", {})
+    currency = slots.get("budget_currency") or criteria.budget.base_currency
+    if criteria.budget.max_base is not None and slots.get("budget_max"):
+        amount = money(float(slots["budget_max"]), currency)
+        facts.append(f"预算 ≤ {amount}" if zh else f"budget ≤ {amount}")
+    if criteria.budget.min_base is not None and slots.get("budget_min"):
+        amount = money(float(slots["budget_min"]), currency)
+        facts.append(f"预算 ≥ {amount}" if zh else f"budget ≥ {amount}")
     if criteria.size:
         facts.append(f"尺码 {criteria.size}" if zh else f"size {criteria.size}")
     if state["plan"].brands:
@@ -78,6 +77,7 @@ def criteria_for(
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
+        demote=TermMatcher.of(state.get("demote_terms", [])),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
@@ -137,6 +137,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "candidates": len(candidates),
                 "exclude_terms": list(criteria.exclude.terms),
+                "demote_terms": list(criteria.demote.terms),
                 "slots": state.get("slots", {}),
             },
         )
@@ -146,6 +147,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
             {
                 "kept": [p.candidate.product.key for p in outcome.picks],
                 "rejected": [r.model_dump() for r in outcome.rejected],
+                "demoted": [d.model_dump() for d in outcome.demoted],
             },
         )
         comparisons = compare_prices(
@@ -165,6 +167,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         **({"answer": answer} if answer else {}),
         "picks": picks,
         "rejected": outcome.rejected,
+        "demoted": outcome.demoted,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
         "applied": applied_facts(state, criteria, language),

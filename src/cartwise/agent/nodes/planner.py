@@ -6,6 +6,7 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
+from cartwise.agent.asking import is_vague_request, without_vague_budget
 from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.followups import resolve
 from cartwise.agent.state import RunContext, TurnState
@@ -53,7 +54,17 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     plan = plan.model_copy(update={"language": answer_language(message, session, plan.language)})
     # An answer ("42") or a bare preference is not something to search for by itself.
     query = "" if plan.intent in ("answer", "preference", "chitchat") else plan.query.strip()
-    if not query and plan.intent != "chitchat":
+    # "别太贵 / not too expensive" is a wish about price (the reply asks for a number), not
+    # words a product title would contain.
+    query = without_vague_budget(query) if query else ""
+    # "help me find something" names no kind of product: searching its words finds noise,
+    # so nothing is searched and the reply asks what kind of thing it is.
+    vague = (
+        bool(query) and plan.followup is None and not plan.product_type and is_vague_request(query)
+    )
+    if vague:
+        query = ""
+    elif not query and plan.intent != "chitchat":
         # A bare preference ("我喜欢木质的") or answer ("42") re-runs the session's search
         # with the new facts applied; with no session yet there is nothing to search.
         query = fallback_query(session, history)
@@ -66,9 +77,13 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "history": history,
         "memory": memory,
         "plan": plan,
-        "query": search.phrase if search is not None else ("" if resolution.refs else query),
+        # A request that names no kind of product searches nothing, whatever was active.
+        "query": ""
+        if vague
+        else (search.phrase if search is not None else ("" if resolution.refs else query)),
         "domain": (search.domain if search is not None else "") or plan.domain or session.category,
         "slots": resolution.slots,
         "resolution": resolution,
+        "vague_request": vague,
         "timings": timings,
     }

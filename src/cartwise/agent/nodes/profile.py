@@ -1,16 +1,21 @@
 """profile node: the turn's preferences, computed ONCE for every search and the picker.
 
-Like-only profile text for the user tower, exclude terms for the hard filter, the
-preference block for the reply. What the shopper says in this very message counts at once
-("不要塑料的耳机" filters plastic in the same turn), even though the curator only writes it
-to memory after the reply; a retraction in this message lifts the old preference at once.
+Like-only profile text for the user tower, exclude terms for the hard filter, demote terms
+for the soft dislikes, the preference block for the reply. What the shopper says in this very
+message counts at once ("不要塑料的耳机" filters plastic in the same turn), even though the
+curator only writes it to memory after the reply; a retraction in this message lifts the old
+preference at once.
+
+Only the preferences of the turn's recipient (`PlannerOutput.recipient`) apply: a gift for
+mum obeys mum's dislikes and not the shopper's, a search for the shopper ignores mum's.
+Hard dislikes filter; soft ones ("我不太喜欢X") only rank X lower.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
@@ -21,7 +26,7 @@ from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Polarity, PreferenceEntry
+from cartwise.memory.store import Polarity, PreferenceEntry, Strength
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.text import fold
 from cartwise.understanding.base import PlannerOutput, StatedPreference
@@ -37,6 +42,10 @@ class TurnPreferences:
     exclude_terms: list[str] = field(default_factory=list)
     excluded: dict[str, list[str]] = field(default_factory=dict)
     """Slug → keywords of every dislike behind `exclude_terms` (for telling the shopper)."""
+    demote_terms: list[str] = field(default_factory=list)
+    """Soft dislikes' terms: a listing that mentions one ranks lower, never vanishes."""
+    demoted: dict[str, list[str]] = field(default_factory=dict)
+    """Slug → keywords of every soft dislike behind `demote_terms`."""
     block: str = ""
 
 
@@ -63,8 +72,13 @@ def collect_preferences(
     plan: PlannerOutput,
     constraints: list[SessionConstraint],
     memory: list[PreferenceEntry],
+    demote_terms: Sequence[str] = (),
 ) -> TurnPreferences:
-    """Merge stored preferences with this message's and the session's (pure, no store)."""
+    """Merge stored preferences (already read for the turn's recipient) with this message's
+    and the session's (pure, no store). `memory` may hold every recipient's entries: only
+    the turn's recipient's count."""
+    recipient = plan.recipient
+    memory = [e for e in memory if e.recipient == recipient]
     retracted = _retracted(plan, memory)
     lifted = {
         fold(term)
@@ -79,31 +93,42 @@ def collect_preferences(
             t for e in liked if e.dedup_key not in retracted for t in slug_terms(e.slug, e.keywords)
         ],
         exclude_terms=[t for t in exclude_terms if fold(t) not in lifted],
+        demote_terms=[t for t in demote_terms if fold(t) not in lifted],
         block=block,
     )
-    applied = {fold(t) for t in prefs.exclude_terms}
+    excluding = {fold(t) for t in prefs.exclude_terms}
+    demoting = {fold(t) for t in prefs.demote_terms}
     for entry in memory:
+        if entry.polarity is not Polarity.DISLIKE:
+            continue
         forms = {fold(t) for t in slug_terms(entry.slug, entry.keywords)}
-        if entry.polarity is Polarity.DISLIKE and forms & applied:
+        if entry.strength is Strength.HARD and forms & excluding:
             prefs.excluded[entry.slug] = entry.keywords
+        elif entry.strength is Strength.SOFT and forms & demoting:
+            prefs.demoted[entry.slug] = entry.keywords
     fresh_likes: list[str] = []
-    items: list[StatedPreference | SessionConstraint] = [
-        *plan.stated,
-        *constraints,
-        *plan.constraints,
-    ]
+    stated = [s for s in plan.stated if s.recipient == recipient]
+    items: list[StatedPreference | SessionConstraint] = [*stated, *constraints, *plan.constraints]
     for item in items:
         if _is_retracted(item, retracted):
             continue
         terms = slug_terms(item.slug, item.keywords)
-        if item.polarity is Polarity.DISLIKE:
+        if item.polarity is Polarity.DISLIKE and item.strength is Strength.HARD:
             prefs.exclude_terms.extend(terms)
             prefs.excluded[item.slug] = item.keywords
+        elif item.polarity is Polarity.DISLIKE:
+            prefs.demote_terms.extend(terms)
+            prefs.demoted[item.slug] = item.keywords
         else:
             prefs.like_terms.extend(terms)
             if item.slug not in prefs.likes:
                 prefs.likes.append(item.slug)
                 fresh_likes.append(" ".join([item.slug.replace("-", " "), *item.keywords]))
+    # A fact both filtered and demoted (a soft dislike said again as a hard one) filters.
+    for slug in prefs.excluded:
+        prefs.demoted.pop(slug, None)
+    hard = {fold(t) for t in prefs.exclude_terms}
+    prefs.demote_terms = [t for t in dict.fromkeys(prefs.demote_terms) if fold(t) not in hard]
     if fresh_likes:
         prefs.profile = " ".join(p for p in (prefs.profile, *fresh_likes) if p)
     return prefs
@@ -131,11 +156,14 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         def read() -> TurnPreferences:
             text = query or plan.current_intent or state["message"]
             # One store read and one query embedding for all views of the stored preferences.
-            stored = preference_context(deps.preferences, user, text, settings=settings)
+            stored = preference_context(
+                deps.preferences, user, text, settings=settings, recipient=plan.recipient
+            )
             return collect_preferences(
                 profile=stored.profile,
                 liked=stored.likes,
                 exclude_terms=stored.exclude_terms,
+                demote_terms=stored.demote_terms,
                 block=stored.block,
                 plan=plan,
                 constraints=state["session"].constraints,
@@ -157,6 +185,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "like_terms": prefs.like_terms,
         "exclude_terms": prefs.exclude_terms,
         "excluded": prefs.excluded,
+        "demote_terms": prefs.demote_terms,
+        "demoted_prefs": prefs.demoted,
         "preference_block": prefs.block,
         "platforms": named or available,
         "filters": request_filters(search_filters(plan, state.get("domain", "")), state),

@@ -1,4 +1,9 @@
-"""reply node: the engine writes the reply from facts only; it streams as text deltas."""
+"""reply node: the engine writes the reply from facts only; it streams as text deltas.
+
+The facts are what the turn understood and found — never the shopper's raw message — and
+they carry only claims the data supports: prices in the shopper's currency, refused brands
+named as brands, and a caveat where a listing cannot confirm what an exclusion promises.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,14 @@ import asyncio
 from langgraph.runtime import Runtime
 
 from cartwise.agent.answers import answer_is_whole, render_answer
-from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.nodes.picker import label
+from cartwise.agent.picker import EXCLUSION_WHY
+from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
+from cartwise.catalog.product import Domain
+from cartwise.memory.store import Category
+from cartwise.settings import Settings
 from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
+from cartwise.understanding.rules.small_talk import small_talk_kind
 
 FILTER_LABELS: dict[Language, dict[str, str]] = {
     "zh": {
@@ -28,7 +39,6 @@ FILTER_LABELS: dict[Language, dict[str, str]] = {
 }
 """Rejection kinds as the reply says them (the exact per-item reasons stay in `rejected`)."""
 
-
 WHAT_TO_FIND: dict[Language, str] = {
     "zh": "记住了。你想找什么商品？我会按你的偏好来挑。",
     "en": "Noted. What are you looking for? I will pick with your preferences in mind.",
@@ -36,31 +46,123 @@ WHAT_TO_FIND: dict[Language, str] = {
 """Said when the message gave nothing to search (a bare preference in a new thread). Not an
 open question: any next message answers it."""
 
+DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
+# Listings of these domains have ingredients; an exclusion there (an allergen) can only be
+# promised when the listing says what is in it.
+INGREDIENT_DOMAINS = frozenset({Domain.FOOD, Domain.BABY, Domain.BEAUTY})
+INGREDIENT_FIELDS = ("ingredients", "allergens")
 
-def reply_facts(state: TurnState) -> ReplyFacts:
+
+def shopper_currency(state: TurnState, settings: Settings, language: Language) -> str:
+    """The currency the shopper gave their budget in, else their language's."""
+    given = state.get("slots", {}).get("budget_currency", "").upper()
+    return given if given in settings.fx_to_base else DEFAULT_CURRENCY[language]
+
+
+def refusal_categories(state: TurnState) -> dict[str, Category]:
+    """Category of every refused slug this turn knows (memory, this message, the session)."""
+    categories = {e.slug: e.category for e in state.get("memory", [])}
+    categories.update({c.slug: c.category for c in state["session"].constraints})
+    categories.update({p.slug: p.category for p in state["plan"].stated})
+    return categories
+
+
+def brand_name(slug: str, keywords: list[str], language: Language) -> str:
+    if language == "zh":
+        return label(slug, keywords, language)
+    return " ".join(word.capitalize() for word in slug.split("-"))
+
+
+def caveats(pick: Pick, refused: list[tuple[str, Category]], language: Language) -> list[str]:
+    """What the listing cannot confirm about the shopper's exclusions."""
+    product = pick.candidate.product
+    zh = language == "zh"
+    notes: list[str] = []
+    ingredients = [name for name, category in refused if category is Category.OTHER]
+    if (
+        ingredients
+        and product.domain in INGREDIENT_DOMAINS
+        and not any(product.attributes.get(field) for field in INGREDIENT_FIELDS)
+    ):
+        names = "、".join(ingredients) if zh else ", ".join(ingredients)
+        notes.append(
+            f"商品页没有列出配料，无法确认不含{names}，请向商家核实"
+            if zh
+            else f"the listing does not list ingredients, so I cannot confirm it is free of "
+            f"{names}; check with the seller"
+        )
+    materials = [name for name, category in refused if category is Category.MATERIAL]
+    if materials and not product.attributes.get("material"):
+        names = "、".join(materials) if zh else ", ".join(materials)
+        notes.append(
+            f"商品页没有写材质，无法确认不含{names}"
+            if zh
+            else f"the listing does not state its material, so {names} cannot be ruled out"
+        )
+    return notes
+
+
+def reply_item(pick: Pick, currency: str, settings: Settings, notes: list[str]) -> ReplyItem:
+    product = pick.candidate.product
+    shown = (
+        product.price
+        if product.currency.upper() == currency
+        else round(product.price_base / settings.fx_to_base[currency], 2)
+    )
+    language_why = [w for w in pick.why if not (notes and w in EXCLUSION_WHY.values())]
+    return ReplyItem(
+        platform=product.platform,
+        title=product.title,
+        price=product.price,
+        currency=product.currency,
+        price_base=product.price_base,
+        why=language_why,
+        shown_price=shown,
+        caveats=notes,
+    )
+
+
+def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
     plan = state["plan"]
-    labels = FILTER_LABELS[plan.language]
+    language = plan.language
+    if plan.intent == "chitchat":
+        return ReplyFacts(
+            language=language, query="", small_talk=small_talk_kind(state["message"]) or "ack"
+        )
+    labels = FILTER_LABELS[language]
+    currency = shopper_currency(state, settings, language)
+    categories = refusal_categories(state)
+    brands: list[str] = []
+    refused: list[tuple[str, Category]] = []
+    for slug, words in state.get("excluded", {}).items():
+        category = categories.get(slug, Category.OTHER)
+        if category is Category.BRAND:
+            brands.append(brand_name(slug, words, language))
+        else:
+            refused.append((label(slug, words, language), category))
+    items = [
+        reply_item(pick, currency, settings, caveats(pick, refused, language))
+        for pick in state.get("picks", [])
+    ]
     return ReplyFacts(
-        language=plan.language,
+        language=language,
         query=state.get("query", ""),
-        items=[
-            ReplyItem(
-                platform=p.candidate.product.platform,
-                title=p.candidate.product.title,
-                price=p.candidate.product.price,
-                currency=p.candidate.product.currency,
-                price_base=p.candidate.product.price_base,
-                why=p.why,
-            )
-            for p in state.get("picks", [])
-        ],
+        items=items,
         applied=state.get("applied", []),
         filtered_out={
             labels.get(kind, kind): count for kind, count in state.get("filtered_out", {}).items()
         },
         question=state.get("question", "")
-        or ("" if state.get("query") else WHAT_TO_FIND[plan.language]),
+        or (
+            ""
+            if state.get("query") or state.get("catalog_gap") or state.get("vague_request")
+            else WHAT_TO_FIND[language]
+        ),
         personalization=any(state.get("personalization", [])),
+        currency=currency,
+        excluded_brands=list(dict.fromkeys(brands)),
+        excluded_terms=list(dict.fromkeys(name for name, _ in refused)),
+        catalog_gap=state.get("catalog_gap"),
     )
 
 
@@ -70,11 +172,18 @@ async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     answer = state.get("answer")
     lead = render_answer(answer, state["plan"].language) if answer is not None else ""
     async with sink.step("replying", timings):
+        facts = reply_facts(state, deps.settings)
         if lead and (not state.get("query") or answer_is_whole(answer)):
             # Answered from listings already shown (nothing searched), or nothing more to show.
             reply = lead
         else:
-            written = await asyncio.to_thread(deps.engine.write_reply, reply_facts(state))
+            written = await asyncio.to_thread(deps.engine.write_reply, facts)
             reply = "\n".join(part for part in (lead, written) if part)
         await sink.stream_text(reply)
-    return {"reply": reply, "timings": timings}
+    update: TurnState = {"reply": reply, "timings": timings}
+    if facts.small_talk:
+        # Small talk ends the turn here: nothing is remembered, so memory is as it was.
+        update["memory_update"] = MemoryUpdate(
+            long_term=state.get("memory", []), session=state["session"]
+        )
+    return update

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,12 +24,14 @@ from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import PreferenceEntry, ScoredPreference
+from cartwise.memory.store import SELF, PreferenceEntry, ScoredPreference, check_recipient
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
 MAX_USER_CHARS = 128
 PARSE_CACHE_SIZE = 16_384
+NAMESPACE_CACHE_SIZE = 512
+"""Prepared (entries, vector matrix) namespaces kept in-process, least recently used out."""
 
 
 def check_user(user: str) -> str:
@@ -105,6 +109,8 @@ class RawRow:
     """The key the row is stored under."""
     payload: str
     """The JSON it holds, unvalidated."""
+    recipient: str = SELF
+    """The namespace the row is stored in."""
 
 
 @dataclass
@@ -119,7 +125,7 @@ class VectorRow:
 
 def sort_entries(entries: Sequence[PreferenceEntry]) -> list[PreferenceEntry]:
     """Oldest first; the key breaks ties so both backends list in the same order."""
-    return sorted(entries, key=lambda e: (e.provenance.created_at, e.dedup_key))
+    return sorted(entries, key=lambda e: (e.provenance.created_at, e.recipient, e.dedup_key))
 
 
 def parse_rows(rows: Sequence[RawRow]) -> list[PreferenceEntry]:
@@ -133,8 +139,25 @@ def parse_rows(rows: Sequence[RawRow]) -> list[PreferenceEntry]:
     return sort_entries(entries)
 
 
+@dataclass(frozen=True)
+class PreparedNamespace:
+    """One namespace's valid entries with their vectors stacked, ready to score."""
+
+    version: str
+    """The namespace's write version when it was read (any write changes it)."""
+    entries: list[PreferenceEntry]
+    """In stored-key order (so score ties break by key)."""
+    matrix: np.ndarray
+    """One row per entry: the vector of `vector_text(entry)`."""
+
+
 class VectorRanking(ABC):
-    """`rank_relevant`/`read_relevant` over rows a backend loads; reads embed only the query."""
+    """`rank_relevant`/`read_relevant` over rows a backend loads; reads embed only the query.
+
+    A turn's read costs one small store read (the namespace's write version) when nothing
+    was written since the last read: the parsed entries and their stacked vectors are kept
+    in-process keyed by that version, so 1,000 rows are neither fetched, parsed nor stacked
+    again. Any write, by any process, bumps the version in the same transaction."""
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
@@ -143,28 +166,53 @@ class VectorRanking(ABC):
         # agent hands in a QueryMemo already shared with recall; anyone else gets one here.
         self._query_embedder = embedder if isinstance(embedder, QueryMemo) else QueryMemo(embedder)
         self._domains = DomainClassifier(self._query_embedder)
+        self._prepared: OrderedDict[tuple[str, str], PreparedNamespace] = OrderedDict()
+        self._prepared_lock = threading.Lock()
 
     @abstractmethod
-    def _vector_rows(self, user: str) -> list[VectorRow]:
-        """Every valid entry of the user with its vector if it was made by this embedder."""
+    def _namespace_version(self, user: str, recipient: str) -> str:
+        """The namespace's current write version ('' when it was never written)."""
 
     @abstractmethod
-    def _store_vectors(self, user: str, rows: Sequence[tuple[VectorRow, Vector]]) -> None:
+    def _vector_rows(self, user: str, recipient: str) -> tuple[str, list[VectorRow]]:
+        """The namespace's write version and every valid entry in it with its vector if it
+        was made by this embedder, read in one consistent snapshot."""
+
+    @abstractmethod
+    def _store_vectors(
+        self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
+    ) -> None:
         """Save re-embedded vectors, each only if its row's payload is still unchanged."""
 
-    def rank_relevant(self, user: str, query: str, k: int) -> list[ScoredPreference]:
-        return self._score_all(user, query)[: max(k, 0)]
+    def rank_relevant(
+        self, user: str, query: str, k: int, *, recipient: str = SELF
+    ) -> list[ScoredPreference]:
+        return self._score_all(user, recipient, query)[: max(k, 0)]
 
     def read_relevant(
-        self, user: str, query: str, *, k: int = 8, threshold: float = 0.8
+        self,
+        user: str,
+        query: str,
+        *,
+        recipient: str = SELF,
+        k: int = 8,
+        threshold: float = 0.8,
     ) -> list[PreferenceEntry]:
-        return select_relevant(self._score_all(user, query), k, threshold)
+        return select_relevant(self._score_all(user, recipient, query), k, threshold)
 
-    def _score_all(self, user: str, query: str) -> list[ScoredPreference]:
-        """Every valid entry of the user scored against the query, best first."""
-        rows = sorted(self._vector_rows(check_user(user)), key=lambda row: row.key)
-        if not rows:
-            return []
+    def _namespace(self, user: str, recipient: str) -> PreparedNamespace:
+        """The namespace's entries and vector matrix, from the cache when still current."""
+        check_user(user)
+        check_recipient(recipient)
+        cache_key = (user, recipient)
+        version = self._namespace_version(user, recipient)
+        with self._prepared_lock:
+            cached = self._prepared.get(cache_key)
+            if cached is not None and cached.version == version:
+                self._prepared.move_to_end(cache_key)
+                return cached
+        version, rows = self._vector_rows(user, recipient)
+        rows.sort(key=lambda row: row.key)
         stale = [row for row in rows if row.vector is None]
         if stale:
             # Model changed or rows written by an older recipe: embed them once, keep them.
@@ -174,22 +222,46 @@ class VectorRanking(ABC):
             fresh = self.embedder.embed_documents([vector_text(r.entry) for r in stale])
             for row, vector in zip(stale, fresh, strict=True):
                 row.vector = vector
-            self._store_vectors(user, list(zip(stale, fresh, strict=True)))
-        matrix = np.stack([row.vector for row in rows if row.vector is not None])
+            self._store_vectors(user, recipient, list(zip(stale, fresh, strict=True)))
+            # Saving the vectors was a write: read the version it left.
+            version = self._namespace_version(user, recipient)
+        dim = self.embedder.dim
+        matrix = (
+            np.stack([row.vector for row in rows if row.vector is not None])
+            if rows
+            else np.zeros((0, dim), dtype=np.float32)
+        )
+        prepared = PreparedNamespace(
+            version=version, entries=[row.entry for row in rows], matrix=matrix
+        )
+        with self._prepared_lock:
+            self._prepared[cache_key] = prepared
+            self._prepared.move_to_end(cache_key)
+            while len(self._prepared) > NAMESPACE_CACHE_SIZE:
+                self._prepared.popitem(last=False)
+        return prepared
+
+    def _score_all(self, user: str, recipient: str, query: str) -> list[ScoredPreference]:
+        """Every valid entry of the namespace scored against the query, best first."""
+        prepared = self._namespace(user, recipient)
+        if not prepared.entries:
+            return []
         query_vector = self._query_embedder.embed_query(query)
-        scores = matrix @ query_vector
-        domain_scores = self._domains.scores(query_vector)
+        # einsum, not `@`: OpenBLAS threads a large matrix-vector product, which costs more
+        # than it saves on a busy machine (see DomainClassifier.read).
+        scores = np.einsum("ij,j->i", prepared.matrix, query_vector)
+        reading = self._domains.read(query, query_vector)
         order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
-        # model_construct: the fields come from already-validated values, and validating
-        # 1,000 wrappers per read was a measurable share of the injector's latency.
-        return [
-            ScoredPreference.model_construct(
-                entry=rows[i].entry,
-                score=float(scores[i]),
-                in_scope=self._domains.in_domain(rows[i].entry.domain, domain_scores)
-                if rows[i].entry.domain
-                else True,
+        entries = prepared.entries
+        # Each distinct domain is placed once per read, not once per entry.
+        scope: dict[str, tuple[bool | None, bool | None]] = {"": (True, True)}
+        for domain in {e.domain for e in entries} - {""}:
+            scope[domain] = (
+                self._domains.in_scope(domain, reading),
+                self._domains.possibly_in_scope(domain, reading),
             )
+        return [
+            ScoredPreference(entries[i], float(scores[i]), *scope[entries[i].domain])
             for i in order.tolist()
         ]
 

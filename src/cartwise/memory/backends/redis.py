@@ -1,8 +1,11 @@
 """The fleet backend: preferences and session state in Redis.
 
-Per user, `cw:{user}:prefs` (dedup_key → entry JSON) and `cw:{user}:prefvecs` (dedup_key →
-embedder tag + float32 vector). The braces are a hash tag: all of a user's keys live in one
-cluster slot, so one Lua script may touch them all.
+Per user and recipient namespace, a hash of dedup_key → entry JSON and one of dedup_key →
+embedder tag + float32 vector: `cw:{user}:prefs` / `cw:{user}:prefvecs` for the shopper's
+own (`self`) namespace, `cw:{user}:prefs:<recipient>` / `cw:{user}:prefvecs:<recipient>` for
+each recipient. `cw:{user}:prefver` maps every namespace ever written to its write version (a
+fresh token per write), which is also how `list` finds the recipients. The braces are a hash
+tag: all of a user's keys live in one cluster slot, so one Lua script may touch them all.
 
 An upsert merges in Python (one merge rule for both backends) and commits through a Lua
 compare-and-set: the script writes the merged entry, deletes the opposite-polarity twin and
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import time
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +49,7 @@ from cartwise.memory.session_state import (
     SessionPrefState,
     apply_patch,
 )
-from cartwise.memory.store import PreferenceEntry
+from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
 from cartwise.redis_connection import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_TIMEOUT_SECONDS,
@@ -56,27 +60,31 @@ from cartwise.redis_connection import (
 # the bound is there to turn a pathological storm into an error instead of a hang.
 MAX_ATTEMPTS = 10_000
 
-# KEYS: prefs hash, vectors hash. ARGV: key, expected payload ('' = absent), new payload,
-# vector value, then the keys to delete (opposite twin, superseded).
+# KEYS: prefs hash, vectors hash, versions hash. ARGV: recipient, new version, key, expected
+# payload ('' = absent), new payload, vector value, then the keys to delete (opposite twin,
+# superseded).
 _UPSERT_LUA = """
-local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
-if current ~= ARGV[2] then return {0, current} end
-for i = 5, #ARGV do
+local current = redis.call('HGET', KEYS[1], ARGV[3]) or ''
+if current ~= ARGV[4] then return {0, current} end
+for i = 7, #ARGV do
   redis.call('HDEL', KEYS[1], ARGV[i])
   redis.call('HDEL', KEYS[2], ARGV[i])
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[5])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[6])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return {1}
 """
 
-# KEYS: prefs hash, vectors hash. ARGV: triples (key, payload the vector was made from, vector).
+# KEYS: prefs hash, vectors hash, versions hash. ARGV: recipient, new version, then triples
+# (key, payload the vector was made from, vector).
 _STORE_VECTORS_LUA = """
-for i = 1, #ARGV, 3 do
+for i = 3, #ARGV, 3 do
   if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
   end
 end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
 """
 
@@ -112,12 +120,12 @@ class RedisPreferenceStore(VectorRanking):
             PreferenceEntry.parse_key(key)
         retire = {entry.opposite_key, *supersede}
         deletes = sorted(k for k in retire if k != entry.dedup_key)
-        keys = self._keys(user)
+        prefs, vectors = self._keys(user, entry.recipient)
         with self._redis.guard():
             # MULTI: entry and vector from one snapshot, so a reused vector matches its text.
             pipe = self._redis.client.pipeline(transaction=True)
-            pipe.hget(keys[0], entry.dedup_key)
-            pipe.hget(keys[1], entry.dedup_key)
+            pipe.hget(prefs, entry.dedup_key)
+            pipe.hget(vectors, entry.dedup_key)
             raw_payload, raw_vector = pipe.execute()
             expected = _text(raw_payload) if raw_payload else ""
             for _ in range(MAX_ATTEMPTS):
@@ -129,8 +137,10 @@ class RedisPreferenceStore(VectorRanking):
                 if vector is None:
                     vector = self.embedder.embed_documents([vector_text(stored)])[0]
                 result = self._upsert(
-                    keys=keys,
+                    keys=[prefs, vectors, self._versions_key(user)],
                     args=[
+                        entry.recipient,
+                        uuid.uuid4().hex,
                         entry.dedup_key,
                         expected,
                         dump_entry(stored),
@@ -143,63 +153,92 @@ class RedisPreferenceStore(VectorRanking):
                 expected, raw_vector = _text(result[1]), None
         raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
-    def supersede(self, user: str, keys: Sequence[str]) -> int:
+    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
         if not keys:
             return 0
-        prefs, vectors = self._keys(check_user(user))
+        prefs, vectors = self._keys(check_user(user), check_recipient(recipient))
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=True)
             pipe.hdel(prefs, *keys)
             pipe.hdel(vectors, *keys)
-            deleted, _ = pipe.execute()
+            pipe.hset(self._versions_key(user), recipient, uuid.uuid4().hex)
+            deleted, _, _ = pipe.execute()
         return int(deleted)
 
-    def get(self, user: str, key: str) -> PreferenceEntry | None:
+    def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
+        prefs, _ = self._keys(check_user(user), check_recipient(recipient))
         with self._redis.guard():
-            payload = self._redis.client.hget(self._keys(check_user(user))[0], key)
+            payload = self._redis.client.hget(prefs, key)
         return self._parse_or_none(_text(payload)) if payload else None
 
-    def list(self, user: str) -> list[PreferenceEntry]:
-        return parse_rows(self.raw_rows(user))
+    def list(self, user: str, *, recipient: str | None = None) -> list[PreferenceEntry]:
+        return parse_rows(self.raw_rows(user, recipient=recipient))
 
-    def delete(self, user: str, key: str) -> bool:
-        return self.supersede(user, [key]) > 0
+    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool:
+        return self.supersede(user, [key], recipient=recipient) > 0
 
-    def raw_rows(self, user: str) -> builtins.list[RawRow]:
-        """Rows exactly as stored, unvalidated (doctor and import only)."""
+    def raw_rows(self, user: str, *, recipient: str | None = None) -> builtins.list[RawRow]:
+        """Rows exactly as stored, unvalidated (doctor and import only); one namespace, or
+        all of them when `recipient` is None."""
+        check_user(user)
         with self._redis.guard():
-            rows = self._redis.client.hgetall(self._keys(check_user(user))[0])
+            recipients = (
+                self._recipients(user) if recipient is None else [check_recipient(recipient)]
+            )
+            pipe = self._redis.client.pipeline(transaction=True)
+            for name in recipients:
+                pipe.hgetall(self._keys(user, name)[0])
+            hashes = pipe.execute()
         return sorted(
-            (RawRow(key=_text(k), payload=_text(v)) for k, v in rows.items()), key=lambda r: r.key
+            (
+                RawRow(key=_text(k), payload=_text(v), recipient=name)
+                for name, rows in zip(recipients, hashes, strict=True)
+                for k, v in rows.items()
+            ),
+            key=lambda r: (r.recipient, r.key),
         )
 
     def replace_all(self, user: str, entries: Sequence[PreferenceEntry]) -> None:
-        """Atomically make `entries` the user's whole memory (doctor --fix, import --replace)."""
-        prefs, vectors = self._keys(check_user(user))
+        """Atomically make `entries` the user's whole memory, every namespace (doctor --fix,
+        import --replace)."""
+        check_user(user)
         embedded = self.embedder.embed_documents([vector_text(e) for e in entries])
         with self._redis.guard():
+            recipients = set(self._recipients(user)) | {e.recipient for e in entries}
             pipe = self._redis.client.pipeline(transaction=True)
-            pipe.delete(prefs, vectors)
-            if entries:
-                pipe.hset(prefs, mapping={e.dedup_key: dump_entry(e) for e in entries})
-                pipe.hset(
-                    vectors,
-                    mapping={
-                        e.dedup_key: self._encode(v) for e, v in zip(entries, embedded, strict=True)
-                    },
-                )
+            for name in sorted(recipients):
+                prefs, vectors = self._keys(user, name)
+                pipe.delete(prefs, vectors)
+                mine = [
+                    (e, v) for e, v in zip(entries, embedded, strict=True) if e.recipient == name
+                ]
+                if mine:
+                    pipe.hset(prefs, mapping={e.dedup_key: dump_entry(e) for e, _ in mine})
+                    pipe.hset(vectors, mapping={e.dedup_key: self._encode(v) for e, v in mine})
+                pipe.hset(self._versions_key(user), name, uuid.uuid4().hex)
             pipe.execute()
 
     def close(self) -> None:
         self._redis.close()
 
-    def _vector_rows(self, user: str) -> builtins.list[VectorRow]:
-        prefs, vectors = self._keys(user)
+    def _recipients(self, user: str) -> builtins.list[str]:
+        """Every namespace ever written, `self` always first."""
+        names = {_text(n) for n in self._redis.client.hkeys(self._versions_key(user))}
+        return [SELF, *sorted(names - {SELF})]
+
+    def _namespace_version(self, user: str, recipient: str) -> str:
+        with self._redis.guard():
+            version = self._redis.client.hget(self._versions_key(user), recipient)
+        return _text(version) if version else ""
+
+    def _vector_rows(self, user: str, recipient: str) -> tuple[str, builtins.list[VectorRow]]:
+        prefs, vectors = self._keys(user, recipient)
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=True)
+            pipe.hget(self._versions_key(user), recipient)
             pipe.hgetall(prefs)
             pipe.hgetall(vectors)
-            payloads, blobs = pipe.execute()
+            version, payloads, blobs = pipe.execute()
         out = []
         for raw_key, raw_payload in payloads.items():
             payload = _text(raw_payload)
@@ -209,17 +248,28 @@ class RedisPreferenceStore(VectorRanking):
                 out.append(
                     VectorRow(key=_text(raw_key), payload=payload, entry=entry, vector=vector)
                 )
-        return out
+        return (_text(version) if version else ""), out
 
-    def _store_vectors(self, user: str, rows: Sequence[tuple[VectorRow, Vector]]) -> None:
-        args: list[str | bytes] = []
+    def _store_vectors(
+        self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
+    ) -> None:
+        args: list[str | bytes] = [recipient, uuid.uuid4().hex]
         for row, vector in rows:
             args.extend([row.key, row.payload, self._encode(vector)])
         with self._redis.guard():
-            self._save_vectors(keys=list(self._keys(user)), args=args)
+            self._save_vectors(
+                keys=[*self._keys(user, recipient), self._versions_key(user)], args=args
+            )
 
-    def _keys(self, user: str) -> tuple[str, str]:
-        return f"cw:{{{user}}}:prefs", f"cw:{{{user}}}:prefvecs"
+    @staticmethod
+    def _keys(user: str, recipient: str) -> tuple[str, str]:
+        """The namespace's entry and vector hashes (the shopper's own have no suffix)."""
+        suffix = "" if recipient == SELF else f":{recipient}"
+        return f"cw:{{{user}}}:prefs{suffix}", f"cw:{{{user}}}:prefvecs{suffix}"
+
+    @staticmethod
+    def _versions_key(user: str) -> str:
+        return f"cw:{{{user}}}:prefver"
 
     def _encode(self, vector: Vector) -> bytes:
         return self._tag + b"\0" + encode_vector(vector)

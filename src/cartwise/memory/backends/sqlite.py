@@ -12,6 +12,7 @@ import json
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,19 +41,48 @@ from cartwise.memory.session_state import (
     SessionPrefState,
     apply_patch,
 )
-from cartwise.memory.store import PreferenceEntry
+from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
 
 BUSY_TIMEOUT_MS = 30_000
 
+# Each recipient is a namespace: the same dedup_key may exist once per (user, recipient).
+# `namespace_versions` changes with every write to a namespace (a fresh random token, so a
+# recreated file can never repeat a version a reader has cached).
 _PREFERENCES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS preferences (
     user TEXT NOT NULL,
+    recipient TEXT NOT NULL DEFAULT 'self',
     key TEXT NOT NULL,
     payload TEXT NOT NULL,
     vector BLOB,
     vector_tag TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (user, key)
-) WITHOUT ROWID
+    PRIMARY KEY (user, recipient, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS namespace_versions (
+    user TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    version TEXT NOT NULL,
+    PRIMARY KEY (user, recipient)
+) WITHOUT ROWID;
+"""
+
+# Files written before recipients existed key rows by (user, key): every row there is the
+# shopper's own. A WITHOUT ROWID table's primary key cannot be altered, so the table is
+# rebuilt, in one transaction (a concurrent opener waits, then finds nothing to do).
+_RECIPIENT_MIGRATION = """
+ALTER TABLE preferences RENAME TO preferences_before_recipients;
+CREATE TABLE preferences (
+    user TEXT NOT NULL,
+    recipient TEXT NOT NULL DEFAULT 'self',
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    vector BLOB,
+    vector_tag TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (user, recipient, key)
+) WITHOUT ROWID;
+INSERT INTO preferences (user, recipient, key, payload, vector, vector_tag)
+    SELECT user, 'self', key, payload, vector, vector_tag FROM preferences_before_recipients;
+DROP TABLE preferences_before_recipients;
 """
 
 _SESSIONS_SCHEMA = """
@@ -75,7 +105,12 @@ CREATE INDEX IF NOT EXISTS user_threads_by_expiry ON user_threads (expires_at);
 class _SqliteDatabase:
     """One connection, serialized by a lock (the stores are shared across threads)."""
 
-    def __init__(self, path: Path, schema: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        schema: str,
+        migrate: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> None:
         self.path = path
         self._lock = threading.RLock()
         try:
@@ -88,6 +123,14 @@ class _SqliteDatabase:
             # WAL + NORMAL survives a killed process intact; only an OS crash may lose the
             # last commits, never corrupt the file.
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            if migrate is not None:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    migrate(self._conn)
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
             self._conn.executescript(schema)
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailable(str(path), str(exc)) from exc
@@ -126,13 +169,30 @@ class _SqliteDatabase:
             self._conn.close()
 
 
+def _add_recipients(conn: sqlite3.Connection) -> None:
+    """Run `_RECIPIENT_MIGRATION` when the preferences table predates recipients."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(preferences)")}
+    if columns and "recipient" not in columns:
+        logger.info("migrating the preference store: rows become the shopper's own (self)")
+        for statement in _RECIPIENT_MIGRATION.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+
+
+def _bump(conn: sqlite3.Connection, user: str, recipient: str) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO namespace_versions (user, recipient, version) VALUES (?, ?, ?)",
+        (user, recipient, uuid.uuid4().hex),
+    )
+
+
 class SqlitePreferenceStore(VectorRanking):
     """`PreferenceStore` in one SQLite file; vectors are stored with their entries."""
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         super().__init__(embedder)
         self._tag = vector_tag(embedder)
-        self._db = _SqliteDatabase(path, _PREFERENCES_SCHEMA)
+        self._db = _SqliteDatabase(path, _PREFERENCES_SCHEMA, migrate=_add_recipients)
 
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
@@ -140,11 +200,13 @@ class SqlitePreferenceStore(VectorRanking):
         check_user(user)
         for key in supersede:
             PreferenceEntry.parse_key(key)
+        recipient = entry.recipient
         retire = {entry.opposite_key, *supersede}
         with self._db.write() as conn:
             row = conn.execute(
-                "SELECT payload, vector, vector_tag FROM preferences WHERE user = ? AND key = ?",
-                (user, entry.dedup_key),
+                "SELECT payload, vector, vector_tag FROM preferences "
+                "WHERE user = ? AND recipient = ? AND key = ?",
+                (user, recipient, entry.dedup_key),
             ).fetchone()
             current = self._parse_or_none(row[0]) if row else None
             if entry.dedup_key in retire:  # superseding its own key: replace, don't merge
@@ -154,72 +216,123 @@ class SqlitePreferenceStore(VectorRanking):
             if vector is None:
                 vector = self.embedder.embed_documents([vector_text(stored)])[0]
             conn.executemany(
-                "DELETE FROM preferences WHERE user = ? AND key = ?",
-                [(user, key) for key in retire if key != entry.dedup_key],
+                "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
+                [(user, recipient, key) for key in retire if key != entry.dedup_key],
             )
             conn.execute(
-                "INSERT OR REPLACE INTO preferences (user, key, payload, vector, vector_tag) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (user, stored.dedup_key, dump_entry(stored), encode_vector(vector), self._tag),
+                "INSERT OR REPLACE INTO preferences "
+                "(user, recipient, key, payload, vector, vector_tag) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    user,
+                    recipient,
+                    stored.dedup_key,
+                    dump_entry(stored),
+                    encode_vector(vector),
+                    self._tag,
+                ),
             )
+            _bump(conn, user, recipient)
         return stored
 
-    def supersede(self, user: str, keys: Sequence[str]) -> int:
+    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
         check_user(user)
+        check_recipient(recipient)
         with self._db.write() as conn:
-            return sum(
+            deleted = sum(
                 conn.execute(
-                    "DELETE FROM preferences WHERE user = ? AND key = ?", (user, key)
+                    "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
+                    (user, recipient, key),
                 ).rowcount
                 for key in dict.fromkeys(keys)
             )
+            if deleted:
+                _bump(conn, user, recipient)
+            return deleted
 
-    def get(self, user: str, key: str) -> PreferenceEntry | None:
+    def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
         with self._db.read() as conn:
             row = conn.execute(
-                "SELECT payload FROM preferences WHERE user = ? AND key = ?",
-                (check_user(user), key),
+                "SELECT payload FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
+                (check_user(user), check_recipient(recipient), key),
             ).fetchone()
         return self._parse_or_none(row[0]) if row else None
 
-    def list(self, user: str) -> list[PreferenceEntry]:
-        return parse_rows(self.raw_rows(user))
+    def list(self, user: str, *, recipient: str | None = None) -> list[PreferenceEntry]:
+        return parse_rows(self.raw_rows(user, recipient=recipient))
 
-    def delete(self, user: str, key: str) -> bool:
-        return self.supersede(user, [key]) > 0
+    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool:
+        return self.supersede(user, [key], recipient=recipient) > 0
 
-    def raw_rows(self, user: str) -> builtins.list[RawRow]:
-        """Rows exactly as stored, unvalidated (doctor and import only)."""
+    def raw_rows(self, user: str, *, recipient: str | None = None) -> builtins.list[RawRow]:
+        """Rows exactly as stored, unvalidated (doctor and import only); one namespace, or
+        all of them when `recipient` is None."""
+        check_user(user)
         with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT key, payload FROM preferences WHERE user = ? ORDER BY key",
-                (check_user(user),),
-            ).fetchall()
-        return [RawRow(key=key, payload=payload) for key, payload in rows]
+            if recipient is None:
+                rows = conn.execute(
+                    "SELECT recipient, key, payload FROM preferences WHERE user = ? "
+                    "ORDER BY recipient, key",
+                    (user,),
+                ).fetchall()
+            else:
+                rows = conn.execute(
+                    "SELECT recipient, key, payload FROM preferences "
+                    "WHERE user = ? AND recipient = ? ORDER BY key",
+                    (user, check_recipient(recipient)),
+                ).fetchall()
+        return [RawRow(key=key, payload=payload, recipient=rcpt) for rcpt, key, payload in rows]
 
     def replace_all(self, user: str, entries: Sequence[PreferenceEntry]) -> None:
-        """Atomically make `entries` the user's whole memory (doctor --fix, import --replace)."""
+        """Atomically make `entries` the user's whole memory, every namespace (doctor --fix,
+        import --replace)."""
         check_user(user)
         vectors = self.embedder.embed_documents([vector_text(e) for e in entries])
         with self._db.write() as conn:
+            touched = {
+                recipient
+                for (recipient,) in conn.execute(
+                    "SELECT DISTINCT recipient FROM preferences WHERE user = ?", (user,)
+                )
+            } | {e.recipient for e in entries}
             conn.execute("DELETE FROM preferences WHERE user = ?", (user,))
             conn.executemany(
-                "INSERT OR REPLACE INTO preferences (user, key, payload, vector, vector_tag) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO preferences "
+                "(user, recipient, key, payload, vector, vector_tag) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (user, e.dedup_key, dump_entry(e), encode_vector(v), self._tag)
+                    (user, e.recipient, e.dedup_key, dump_entry(e), encode_vector(v), self._tag)
                     for e, v in zip(entries, vectors, strict=True)
                 ],
             )
+            for recipient in touched:
+                _bump(conn, user, recipient)
 
     def close(self) -> None:
         self._db.close()
 
-    def _vector_rows(self, user: str) -> builtins.list[VectorRow]:
+    def _namespace_version(self, user: str, recipient: str) -> str:
         with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT key, payload, vector, vector_tag FROM preferences WHERE user = ?", (user,)
-            ).fetchall()
+            row = conn.execute(
+                "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
+                (user, recipient),
+            ).fetchone()
+        return str(row[0]) if row else ""
+
+    def _vector_rows(self, user: str, recipient: str) -> tuple[str, builtins.list[VectorRow]]:
+        # One read transaction: the version belongs to exactly these rows.
+        with self._db.read() as conn:
+            conn.execute("BEGIN")
+            try:
+                version_row = conn.execute(
+                    "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
+                    (user, recipient),
+                ).fetchone()
+                rows = conn.execute(
+                    "SELECT key, payload, vector, vector_tag FROM preferences "
+                    "WHERE user = ? AND recipient = ?",
+                    (user, recipient),
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
         out = []
         dim = self.embedder.dim
         for key, payload, blob, tag in rows:
@@ -227,15 +340,18 @@ class SqlitePreferenceStore(VectorRanking):
             if entry is not None:
                 vector = decode_vector(blob, dim) if tag == self._tag else None
                 out.append(VectorRow(key=key, payload=payload, entry=entry, vector=vector))
-        return out
+        return (str(version_row[0]) if version_row else ""), out
 
-    def _store_vectors(self, user: str, rows: Sequence[tuple[VectorRow, Vector]]) -> None:
+    def _store_vectors(
+        self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
+    ) -> None:
         with self._db.write() as conn:
             conn.executemany(
                 "UPDATE preferences SET vector = ?, vector_tag = ? "
-                "WHERE user = ? AND key = ? AND payload = ?",
-                [(encode_vector(v), self._tag, user, r.key, r.payload) for r, v in rows],
+                "WHERE user = ? AND recipient = ? AND key = ? AND payload = ?",
+                [(encode_vector(v), self._tag, user, recipient, r.key, r.payload) for r, v in rows],
             )
+            _bump(conn, user, recipient)
 
     def _reusable_vector(
         self,

@@ -50,3 +50,11 @@ FILLER_EN = re.compile(
     r"i want|i need|i'?d like|i would like|can you|could you|please|find me|show me|get me|help me find|"
     r"search for|find|buy|some|a pair of|pair of|an|a|the|me|for me|thanks|thank you|i|also)\b"
 )
+VAGUE_BUDGET = re.compile(
+    r"别太贵|不要太贵|不太贵|别那么贵|价格别太高|价格不要太高|价位别太高|不贵的|便宜点就行|实惠点?就行|"
+    r"(?<![a-z])(?:not too (?:expensive|pricey|costly|dear)|(?:isn'?t|is not|nothing|not) "
+    r"too (?:expensive|pricey|costly)|not (?:very|that|so) expensive|affordable|inexpensive|"
+    r"budget[- ]friendly|reasonably priced)(?![a-z])",
+    re.IGNORECASE,
+)
+"""A wish about price with no number ("别太贵", "not too expensive"): the agent asks for one."""

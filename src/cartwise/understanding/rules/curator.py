@@ -15,9 +15,8 @@
 from __future__ import annotations
 
 from cartwise.memory.session_state import SessionPatch
-from cartwise.memory.store import PreferenceEntry, Provenance
+from cartwise.memory.store import SELF, PreferenceEntry, Provenance
 from cartwise.understanding.base import (
-    SELF,
     CuratorOutput,
     CuratorTurn,
     RecipientMemory,
@@ -36,6 +35,7 @@ def curate(turn: CuratorTurn) -> CuratorOutput:
         if stated.scope != "long_term":
             continue
         entry = PreferenceEntry(
+            recipient=stated.recipient,
             polarity=stated.polarity,
             category=stated.category,
             domain=stated.domain,

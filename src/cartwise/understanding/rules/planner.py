@@ -19,10 +19,9 @@ import re
 from collections.abc import Sequence
 
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
-from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
 from cartwise.understanding.base import (
-    SELF,
     Intent,
     Language,
     PlannerOutput,
@@ -49,6 +48,7 @@ from cartwise.understanding.rules.recipients import (
     purchase_recipient,
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
+from cartwise.understanding.rules.small_talk import small_talk_kind
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
@@ -136,6 +136,8 @@ class RulesPlanner:
         removed.extend(budget.spans)
         followup = parse_followup(text, names_product=bool(noun_domain))
         removed.extend(followup.spans)
+        # "别太贵 / not too expensive" is a price wish without a number, not product words.
+        removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
         size, size_spans = parse_size(text, matches, domain=domain)
         # "one size up" is a step from the current size, not a size called "one size".
         if size and not (followup.followup and followup.followup.size_step):
@@ -322,12 +324,24 @@ class RulesPlanner:
                 amount = parse_amount(bare.group("a")) if bare else None
                 if "budget_max" not in slots and amount:
                     slots["budget_max"] = format_amount(amount)
-                    slots["budget_currency"] = DEFAULT_CURRENCY[language]
+                    slots["budget_currency"] = _answer_currency(text, question, language)
                 if "budget_max" in slots or "budget_min" in slots:
                     answered.append(question)
             elif cues.COLOR_QUESTION.search(question) and "color" in slots:
                 answered.append(question)
         return answered
+
+
+def _answer_currency(answer: str, question: str, language: Language) -> str:
+    """A bare amount ("300") is in the currency of the language the question was asked in:
+    digits alone say nothing about the shopper's language. A symbol decides when present."""
+    if "$" in answer:
+        return "USD"
+    if "¥" in answer or "￥" in answer or "元" in answer or "块" in answer:
+        return "CNY"
+    if not any(ch.isalpha() for ch in answer):
+        return DEFAULT_CURRENCY["zh" if has_han(question) else "en"]
+    return DEFAULT_CURRENCY[language]
 
 
 def _strength(scoped: ScopedTerm, polarity: Polarity, safety: bool, *, soft: bool) -> Strength:
@@ -437,7 +451,7 @@ def _intent(
         return "answer"
     if cues.COMPARE.search(lowered):
         return "compare"
-    if cues.CHITCHAT.match(lowered):
+    if cues.CHITCHAT.match(lowered) or small_talk_kind(text):
         return "chitchat"
     # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
     standing_rule = not noun_domain or bool(cues.LONG_TERM.search(lowered))

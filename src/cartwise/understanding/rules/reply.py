@@ -1,45 +1,153 @@
-"""The rules reply writer: a short, factual reply from ReplyFacts, in the shopper's language."""
+"""The rules reply writer: a short reply a person would write, from ReplyFacts only.
+
+It leads with the best pick and why, then the alternatives; prices are in the shopper's
+currency ("≈" where converted); refused brands are named as brands; a listing that cannot
+confirm an exclusion says so. It never quotes the shopper's message back. When the catalog
+does not carry the thing, it says so plainly and offers the closest carried kind (or asks).
+"""
 
 from __future__ import annotations
 
-from cartwise.understanding.base import ReplyFacts, ReplyItem
+from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
+from cartwise.understanding.money import money
 
 MAX_ITEMS = 5
 
+PLATFORM_NAMES: dict[Language, dict[str, str]] = {
+    "zh": {"taobao": "淘宝", "jd": "京东", "pinduoduo": "拼多多", "amazon": "亚马逊",
+           "walmart": "沃尔玛", "shopee": "Shopee"},
+    "en": {"taobao": "Taobao", "jd": "JD", "pinduoduo": "Pinduoduo", "amazon": "Amazon",
+           "walmart": "Walmart", "shopee": "Shopee"},
+}  # fmt: skip
 
-def _price(item: ReplyItem) -> str:
-    return f"{item.price:.2f} {item.currency}"
+SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
+    "greeting": {
+        "zh": "你好！想买点什么？告诉我商品（和预算），我帮你在各平台挑。",
+        "en": "Hi! What are you shopping for? Tell me the product (and a budget) and I will "
+        "pick from every platform.",
+    },
+    "thanks": {
+        "zh": "不客气！还需要什么随时说。",
+        "en": "You're welcome! Just ask if you need anything else.",
+    },
+    "done": {
+        "zh": "好的，那就先到这里。需要时随时找我。",
+        "en": "All right, that's it for now. I'm here whenever you need me.",
+    },
+    "bye": {"zh": "再见，购物愉快！", "en": "Bye, happy shopping!"},
+    "ack": {"zh": "好的。", "en": "OK."},
+}
+
+GAP_KINDS: dict[str, dict[Language, str]] = {
+    "service": {"zh": "服务类项目", "en": "services"},
+    "ticket": {"zh": "票务和旅行产品", "en": "tickets and travel"},
+    "finance": {"zh": "金融产品", "en": "financial products"},
+    "vehicle": {"zh": "车辆", "en": "vehicles"},
+    "property": {"zh": "房产", "en": "property"},
+    "medicine": {"zh": "处方药", "en": "prescription medicine"},
+    "animal": {"zh": "活体动物", "en": "live animals"},
+    "weapon": {"zh": "武器", "en": "weapons"},
+}
+
+
+def _platform(item: ReplyItem, language: Language) -> str:
+    return PLATFORM_NAMES[language].get(item.platform, item.platform)
+
+
+def _price(item: ReplyItem, currency: str) -> str:
+    converted = item.currency.upper() != currency
+    return ("≈" if converted else "") + money(item.shown_price or item.price, currency)
+
+
+def _join(parts: list[str], zh: bool) -> str:
+    return ("、" if zh else ", ").join(parts)
+
+
+def gap_reply(gap: CatalogGap, language: Language) -> str:
+    zh = language == "zh"
+    kind = GAP_KINDS.get(gap.kind, {}).get(language, "")
+    if zh:
+        first = f"抱歉，这里没有{gap.requested}" + (
+            f"——我们不卖{kind}。" if kind else "，目前的商品里没有这一类。"
+        )
+        second = f"最接近的是{gap.closest}，要看看吗？" if gap.closest else "你还想找点别的吗？"
+    else:
+        first = f"Sorry, we don't carry {gap.requested}" + (
+            f": {kind} are not sold here."
+            if kind
+            else "; there is nothing of that kind in the catalog."
+        )
+        second = (
+            f"The closest thing we carry is {gap.closest}. Want to see those?"
+            if gap.closest
+            else "Is there something else I can find for you?"
+        )
+    return f"{first}{second}" if zh else f"{first} {second}"
+
+
+def _reason(item: ReplyItem, zh: bool) -> str:
+    parts = [*item.why, *item.caveats]
+    return ("；" if zh else "; ").join(parts)
 
 
 def write_reply(facts: ReplyFacts) -> str:
-    zh = facts.language == "zh"
+    language = facts.language
+    zh = language == "zh"
+    if facts.small_talk:
+        return SMALL_TALK[facts.small_talk][language]
+    if facts.catalog_gap is not None:
+        return "\n".join(p for p in (gap_reply(facts.catalog_gap, language), facts.question) if p)
     lines: list[str] = []
     if facts.items:
-        lines.append(
-            f"为「{facts.query}」找到这些：" if zh else f'Here is what I found for "{facts.query}":'
-        )
-        for index, item in enumerate(facts.items[:MAX_ITEMS], start=1):
-            why = ("；".join(item.why) if zh else "; ".join(item.why)) if item.why else ""
-            reason = (f"（{why}）" if zh else f" ({why})") if why else ""
-            lines.append(f"{index}. [{item.platform}] {item.title} — {_price(item)}{reason}")
+        best, *others = facts.items[:MAX_ITEMS]
+        reason = _reason(best, zh)
+        price = _price(best, facts.currency)
+        if zh:
+            lines.append(
+                f"最推荐{_platform(best, language)}的 {best.title}，{price}"
+                + (f"：{reason}。" if reason else "。")
+            )
+        else:
+            lines.append(
+                f"My top pick: {best.title} on {_platform(best, language)}, {price}"
+                + (f": {reason}." if reason else ".")
+            )
+        if others:
+            lines.append("其他选择：" if zh else "Other options:")
+        for index, item in enumerate(others, start=2):
+            why = _reason(item, zh)
+            suffix = (f"（{why}）" if zh else f" ({why})") if why else ""
+            lines.append(
+                f"{index}. {_platform(item, language)} {item.title} — "
+                f"{_price(item, facts.currency)}{suffix}"
+            )
     elif facts.query:
         lines.append(
-            f"没有找到符合「{facts.query}」的商品。"
+            "没有找到符合你条件的商品，可以放宽预算或换个说法试试。"
             if zh
-            else f'I found nothing matching "{facts.query}".'
+            else "Nothing met all your conditions; a wider budget or other words may help."
         )
+    searched = bool(facts.items or facts.query)
+    if facts.excluded_brands and searched:
+        brands = _join(facts.excluded_brands, zh)
+        lines.append(
+            f"已避开这些品牌：{brands}。" if zh else f"Leaving out these brands: {brands}."
+        )
+    if facts.excluded_terms and searched:
+        terms = _join(facts.excluded_terms, zh)
+        lines.append(f"已排除含有{terms}的商品。" if zh else f"Leaving out anything with {terms}.")
     if facts.applied:
-        joined = "、".join(facts.applied) if zh else ", ".join(facts.applied)
+        joined = _join(facts.applied, zh)
         lines.append(f"已按你的要求：{joined}。" if zh else f"Applied: {joined}.")
     if facts.filtered_out:
         parts = [
-            f"{reason} {count} 件" if zh else f"{count} for {reason}"
+            f"{reason} {count} 件" if zh else f"{count} {reason}"
             for reason, count in facts.filtered_out.items()
         ]
         lines.append(
-            ("已排除：" + "，".join(parts) + "。")
+            ("另有" + "，".join(parts) + "，已略过。")
             if zh
-            else ("Filtered out: " + "; ".join(parts) + ".")
+            else ("Skipped: " + "; ".join(parts) + ".")
         )
     if facts.question:
         lines.append(facts.question)

@@ -99,7 +99,9 @@ export const api = {
   me: () => request("GET", "/api/me"),
   listMemory: () => request("GET", "/api/memory"),
   addMemory: (entry) => request("POST", "/api/memory", { json: entry }),
-  patchMemory: (key, changes) => request("PATCH", `/api/memory/${encodeURIComponent(key)}`, { json: changes }),
-  deleteMemory: (key) => request("DELETE", `/api/memory/${encodeURIComponent(key)}`),
+  patchMemory: (key, changes, recipient = "self") =>
+    request("PATCH", `/api/memory/${encodeURIComponent(key)}?recipient=${encodeURIComponent(recipient)}`, { json: changes }),
+  deleteMemory: (key, recipient = "self") =>
+    request("DELETE", `/api/memory/${encodeURIComponent(key)}?recipient=${encodeURIComponent(recipient)}`),
   thread: (thread) => request("GET", `/api/threads/${encodeURIComponent(thread)}`),
 };

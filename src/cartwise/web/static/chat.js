@@ -294,14 +294,14 @@ export class Chat {
     try {
       for (const entry of update.added || []) {
         try {
-          await api.deleteMemory(entry.dedup_key);
+          await api.deleteMemory(entry.dedup_key, entry.recipient);
         } catch (error) {
           if (error.status !== 404) throw error; // already gone is what undo wants
         }
       }
       for (const entry of update.superseded || []) {
-        const { polarity, category, domain, slug, strength, keywords } = entry;
-        await api.addMemory({ polarity, category, domain, slug, strength, keywords });
+        const { recipient, polarity, category, domain, slug, strength, keywords } = entry;
+        await api.addMemory({ recipient, polarity, category, domain, slug, strength, keywords });
       }
       turn.undone = true;
       turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);

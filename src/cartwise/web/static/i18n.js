@@ -99,6 +99,18 @@ const STRINGS = {
     "memory.keywords": "Keywords",
     "memory.refresh": "Refresh",
     "memory.help": "“must” preferences always filter results; “prefer” ones only change the order. Select a preference to change it.",
+    "memory.recipient": "For whom (self = you)",
+    "memory.forWhom": "For {who}",
+    "recipient.self": "you",
+    "recipient.mum": "Mum",
+    "recipient.dad": "Dad",
+    "recipient.wife": "your wife",
+    "recipient.husband": "your husband",
+    "recipient.girlfriend": "your girlfriend",
+    "recipient.boyfriend": "your boyfriend",
+    "recipient.son": "your son",
+    "recipient.daughter": "your daughter",
+    "recipient.friend": "your friend {name}",
     "polarity.like": "Like",
     "polarity.dislike": "Dislike",
     "strength.hard": "Hard (always filter)",
@@ -224,6 +236,18 @@ const STRINGS = {
     "memory.keywords": "关键词",
     "memory.refresh": "刷新",
     "memory.help": "“必须”的偏好总会过滤结果，“倾向”的只影响排序。点击一条偏好即可修改。",
+    "memory.recipient": "是谁的偏好（self = 你自己）",
+    "memory.forWhom": "{who}的偏好",
+    "recipient.self": "你",
+    "recipient.mum": "妈妈",
+    "recipient.dad": "爸爸",
+    "recipient.wife": "老婆",
+    "recipient.husband": "老公",
+    "recipient.girlfriend": "女朋友",
+    "recipient.boyfriend": "男朋友",
+    "recipient.son": "儿子",
+    "recipient.daughter": "女儿",
+    "recipient.friend": "朋友 {name}",
     "polarity.like": "喜欢",
     "polarity.dislike": "不要",
     "strength.hard": "硬性（总是过滤）",
@@ -312,6 +336,14 @@ export function preferenceWord(entry) {
     if (latin) return latin.toLowerCase();
   }
   return entry.slug.replace(/-/g, " ");
+}
+
+/** "Mum" / "妈妈", "your friend lily" / "朋友 lily"; an unknown slug is shown as written. */
+export function recipientName(slug) {
+  if (slug.startsWith("friend-")) return t("recipient.friend", { name: slug.slice("friend-".length).replace(/-/g, " ") });
+  const key = `recipient.${slug}`;
+  const name = t(key);
+  return name === key ? slug.replace(/-/g, " ") : name;
 }
 
 export function preferenceLabel(entry) {

@@ -1,11 +1,17 @@
-// The memory panel (long-term preferences the shopper can see, edit and delete) and the
-// session panel (P_t of the current thread).
+// The memory panel (long-term preferences the shopper can see, edit and delete, grouped by
+// whose they are: the shopper's own first, then each recipient's) and the session panel (P_t
+// of the current thread).
 import { api } from "./api.js";
 import { rejectedItem } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
-import { preferenceLabel, t } from "./i18n.js";
+import { preferenceLabel, recipientName, t } from "./i18n.js";
 
 const CATEGORY_ORDER = ["material", "brand", "color", "style", "size", "budget", "other"];
+const SELF = "self";
+const RECIPIENT_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";
+
+/** Unique across recipients: the same dedup_key may exist for the shopper and for mum. */
+const entryId = (entry) => `${entry.recipient || SELF}/${entry.dedup_key}`;
 
 export class MemoryPanel {
   constructor(root, { onError }) {
@@ -38,8 +44,31 @@ export class MemoryPanel {
       list.append(h("p", { class: "empty-note" }, t("memory.empty")));
       return;
     }
+    const byRecipient = new Map([[SELF, []]]);
+    for (const entry of this.entries) {
+      const who = entry.recipient || SELF;
+      if (!byRecipient.has(who)) byRecipient.set(who, []);
+      byRecipient.get(who).push(entry);
+    }
+    const recipients = [...byRecipient.keys()].filter((who) => byRecipient.get(who).length);
+    const others = recipients.filter((who) => who !== SELF).sort();
+    for (const who of [...recipients.filter((r) => r === SELF), ...others]) {
+      const entries = byRecipient.get(who);
+      list.append(
+        h(
+          "section",
+          { class: `memory-recipient recipient-${who}`, "data-recipient": who, "aria-label": t("memory.forWhom", { who: recipientName(who) }) },
+          h("h3", { class: "recipient-title" }, t("memory.forWhom", { who: recipientName(who) }), h("span", { class: "count" }, String(entries.length))),
+          this.polarityGroups(entries),
+        ),
+      );
+    }
+  }
+
+  polarityGroups(all) {
+    const groups = [];
     for (const polarity of ["dislike", "like"]) {
-      const entries = this.entries.filter((e) => e.polarity === polarity);
+      const entries = all.filter((e) => e.polarity === polarity);
       if (!entries.length) continue;
       const byCategory = new Map();
       for (const entry of entries) {
@@ -47,36 +76,37 @@ export class MemoryPanel {
         byCategory.get(entry.category).push(entry);
       }
       const categories = [...byCategory.keys()].sort((a, b) => CATEGORY_ORDER.indexOf(a) - CATEGORY_ORDER.indexOf(b));
-      list.append(
+      groups.push(
         h(
           "section",
           { class: `memory-group polarity-${polarity}`, "aria-label": t(polarity === "like" ? "memory.likes" : "memory.dislikes") },
-          h("h3", {}, t(polarity === "like" ? "memory.likes" : "memory.dislikes")),
+          h("h4", { class: "polarity-title" }, t(polarity === "like" ? "memory.likes" : "memory.dislikes")),
           categories.map((category) =>
             h(
               "div",
               { class: "memory-category" },
-              h("h4", {}, t(`category.${category}`)),
+              h("h5", {}, t(`category.${category}`)),
               h("ul", { class: "chips" }, byCategory.get(category).map((entry) => this.chip(entry))),
             ),
           ),
         ),
       );
     }
+    return groups;
   }
 
   chip(entry) {
     const label = preferenceLabel(entry);
     const item = h(
       "li",
-      { class: `pref-chip ${entry.polarity} ${entry.strength}`, "data-key": entry.dedup_key },
+      { class: `pref-chip ${entry.polarity} ${entry.strength}`, "data-key": entry.dedup_key, "data-recipient": entry.recipient || SELF },
       h(
         "button",
         {
           type: "button",
           class: "pref-main",
           "aria-label": t("memory.edit", { label }),
-          "aria-expanded": this.editing === entry.dedup_key ? "true" : "false",
+          "aria-expanded": this.editing === entryId(entry) ? "true" : "false",
           onclick: () => this.toggleEditor(entry),
         },
         h("span", { class: "pref-label" }, label),
@@ -85,15 +115,18 @@ export class MemoryPanel {
       ),
       h("button", { type: "button", class: "pref-delete", "aria-label": t("memory.delete", { label }), onclick: () => this.remove(entry) }, "×"),
     );
-    if (this.editing === entry.dedup_key) item.append(this.editor(entry));
+    if (this.editing === entryId(entry)) item.append(this.editor(entry));
     return item;
   }
 
   toggleEditor(entry) {
-    this.editing = this.editing === entry.dedup_key ? null : entry.dedup_key;
+    this.editing = this.editing === entryId(entry) ? null : entryId(entry);
     this.render();
     if (this.editing) this.root.querySelector(".pref-editor select")?.focus();
-    else this.root.querySelector(`.pref-chip[data-key="${CSS.escape(entry.dedup_key)}"] .pref-main`)?.focus();
+    else {
+      const chip = `.pref-chip[data-key="${CSS.escape(entry.dedup_key)}"][data-recipient="${CSS.escape(entry.recipient || SELF)}"]`;
+      this.root.querySelector(`${chip} .pref-main`)?.focus();
+    }
   }
 
   editor(entry) {
@@ -109,6 +142,12 @@ export class MemoryPanel {
         {},
         h("span", {}, t("memory.domain")),
         h("input", { name: "domain", value: entry.domain, "aria-label": t("memory.domain"), pattern: "[a-z0-9]+(-[a-z0-9]+)*", autocomplete: "off" }),
+      ),
+      h(
+        "label",
+        {},
+        h("span", {}, t("memory.recipient")),
+        h("input", { name: "recipient", value: entry.recipient || SELF, "aria-label": t("memory.recipient"), pattern: RECIPIENT_PATTERN, required: true, autocomplete: "off" }),
       ),
       h("p", { class: "pref-keywords" }, `${t("memory.keywords")}: ${(entry.keywords || []).join(", ") || "—"}`),
       h(
@@ -127,14 +166,14 @@ export class MemoryPanel {
       event.preventDefault();
       const data = new FormData(form);
       const changes = {};
-      for (const field of ["polarity", "strength", "domain"]) {
+      for (const field of ["polarity", "strength", "domain", "recipient"]) {
         const value = String(data.get(field) ?? "").trim();
-        if (value !== entry[field]) changes[field] = value;
+        if (value !== (entry[field] ?? (field === "recipient" ? SELF : ""))) changes[field] = value;
       }
       this.editing = null;
       if (!Object.keys(changes).length) return this.render();
       try {
-        await api.patchMemory(entry.dedup_key, changes);
+        await api.patchMemory(entry.dedup_key, changes, entry.recipient || SELF);
       } catch (error) {
         this.onError(error);
       }
@@ -144,9 +183,9 @@ export class MemoryPanel {
   }
 
   async remove(entry) {
-    const position = this.entries.findIndex((e) => e.dedup_key === entry.dedup_key);
+    const position = this.entries.findIndex((e) => entryId(e) === entryId(entry));
     try {
-      await api.deleteMemory(entry.dedup_key);
+      await api.deleteMemory(entry.dedup_key, entry.recipient || SELF);
       toast(t("memory.deleted", { label: preferenceLabel(entry) }));
     } catch (error) {
       this.onError(error);

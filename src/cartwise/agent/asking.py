@@ -1,0 +1,107 @@
+"""Questions that help: at most one per turn, only when a search cannot be good.
+
+Priority, highest first:
+1. no product type ("help me find something", "a gift"): nothing is searched; ask what
+   kind of thing (for a gift: for whom, and what they like);
+2. a size for sized goods (shoes, clothing) — results are still shown;
+3. a vague budget ("别太贵", "not too expensive") with no number: results are still shown
+   and the shopper is asked for a number. We ask rather than invent a ceiling: any relative
+   rule ("below the median price") would silently hide things the shopper may well accept,
+   and one number answers it for the rest of the session.
+A question is never asked when its answer is already known (the slot is filled) or when the
+same question is still open, and every question's exact wording is how it is resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cartwise.agent.clarification import missing_slot, question_for
+from cartwise.understanding.base import Language
+from cartwise.understanding.rules import cues
+
+PRODUCT_TYPE_QUESTIONS: dict[Language, str] = {
+    "zh": "你想找哪一类商品？比如耳机、跑鞋、面霜或茶叶，说个大概的种类我就能帮你挑。",
+    "en": "What kind of thing are you after? For example earbuds, running shoes, a face cream "
+    "or tea — name the kind and I will pick the best ones.",
+}
+GIFT_QUESTIONS: dict[Language, str] = {
+    "zh": "这份礼物是送给谁的？TA 平时喜欢什么（比如数码、美妆、运动、茶和咖啡）？",
+    "en": "Who is the gift for, and what are they into (for example gadgets, beauty, sports, "
+    "or tea and coffee)?",
+}
+BUDGET_QUESTIONS: dict[Language, str] = {
+    "zh": "你的预算大概多少？给我一个数字（比如 300 元以内），我就按它筛选。",
+    "en": "What is your budget? Give me a number (for example under $50) and I will keep to it.",
+}
+
+# Words that name no product: what is left of a request once they are gone is its product.
+_GENERIC = re.compile(
+    r"(?<![a-z])(?:something|anything|stuff|things?|items?|products?|nice|good|great|cool|"
+    r"useful|interesting|random|recommend(?:ations?)?|suggest(?:ions?)?|ideas?|shop(?:ping)?|"
+    r"what|should|help|can|could|you|else|to|get|gifts?|presents?|for|my|mum|mom|mother|dad|"
+    r"father|wife|husband|friend|girlfriend|boyfriend|kids?|son|daughter|someone|somebody|"
+    r"please|some|buy|a|an|the|me|i|want|need|looking|find|show|any)(?![a-z])|"
+    r"东西|礼物|礼品|好物|什么|随便|推荐|好买|好的|好|挑|买|帮|送人|送给|给|人|有|点|些|个|"
+    r"我妈|妈妈|爸爸|我爸|老婆|老公|朋友|女朋友|男朋友|孩子|同事|长辈|一下|看看|想|要|我|吧|呢|的"
+)
+_GIFT = re.compile(r"礼物|礼品|送人|送给|(?<![a-z])(?:gifts?|presents?)(?![a-z])")
+_SPACES = re.compile(r"[\s\W_]+")
+
+
+def is_vague_request(query: str) -> bool:
+    """The request names no kind of product ("help me find something", "想买个礼物")."""
+    return not _SPACES.sub("", _GENERIC.sub(" ", query.casefold()))
+
+
+def is_gift(message: str) -> bool:
+    return bool(_GIFT.search(message.casefold()))
+
+
+def has_vague_budget(message: str) -> bool:
+    return bool(cues.VAGUE_BUDGET.search(message))
+
+
+def without_vague_budget(query: str) -> str:
+    """The search text without "别太贵 / not too expensive" (a price wish, not a product word)."""
+    return re.sub(r"\s+", " ", cues.VAGUE_BUDGET.sub(" ", query)).strip()
+
+
+def product_type_question(message: str, language: Language) -> str:
+    return (GIFT_QUESTIONS if is_gift(message) else PRODUCT_TYPE_QUESTIONS)[language]
+
+
+def is_product_type_question(question: str) -> bool:
+    return question in (*PRODUCT_TYPE_QUESTIONS.values(), *GIFT_QUESTIONS.values())
+
+
+def choose_question(
+    *,
+    message: str,
+    language: Language,
+    vague_request: bool,
+    searched: bool,
+    domain: str,
+    slots: dict[str, str],
+    open_questions: Sequence[str],
+) -> str:
+    """The one question of this turn, or ""."""
+    if vague_request:
+        question = product_type_question(message, language)
+    elif searched and (slot := missing_slot(domain, slots)):
+        question = question_for(slot, language)
+    elif searched and has_vague_budget(message) and not _has_budget(slots):
+        question = BUDGET_QUESTIONS[language]
+    else:
+        return ""
+    return "" if question in open_questions else question
+
+
+def answered_type_questions(open_questions: Sequence[str], *, named_product: bool) -> list[str]:
+    """Our "what kind of thing" questions this turn answers: any request naming a product."""
+    return [q for q in open_questions if named_product and is_product_type_question(q)]
+
+
+def _has_budget(slots: dict[str, str]) -> bool:
+    return bool(slots.get("budget_max") or slots.get("budget_min"))

@@ -1,0 +1,310 @@
+"""Honesty about the catalog: does it carry the kind of product the shopper asked for?
+
+Decided once per searching turn, in this order (the first rule that fires wins):
+1. the request is for something a shop does not sell as goods — a service, a ticket or a
+   trip, a financial product (`NOT_GOODS`): not carried;
+2. the request names a product type (`cartwise.catalog.taxonomy` names and synonyms): carried
+   when the catalog holds offers of it, not carried when a fully typed catalog holds none;
+   a catalog with untyped listings (a shop's own feed) cannot tell, so a named type counts
+   as carried there; the catalog's own category names count as types too;
+3. the request is for a kind of thing no general store carries — a vehicle, property,
+   prescription medicine, a live animal, a weapon (`NEVER_CARRIED`): not carried;
+4. otherwise the relevance floor: carried when the best search hit's similarity to the
+   query reaches `Settings.catalog_relevance_floor` (chosen on the dev split of the
+   labelled requests, docs/reports/dialogue.md).
+Not carried means: say so, name the closest thing that is carried (the best hit's product
+type, when it is close enough to be worth naming — never for rules 1 and 3), and show
+nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from cartwise.catalog.product import Product
+from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
+from cartwise.text import has_han
+from cartwise.understanding.base import GapKind, Language
+
+
+def _alternation(words: Iterable[str]) -> str:
+    latin = sorted((w for w in words if w.isascii()), key=len, reverse=True)
+    other = sorted((w for w in words if not w.isascii()), key=len, reverse=True)
+    parts = []
+    if latin:
+        parts.append(rf"(?<![a-z])(?:{'|'.join(map(re.escape, latin))})(?![a-z])")
+    if other:
+        parts.append("|".join(map(re.escape, other)))
+    return "|".join(parts)
+
+
+# fmt: off
+NOT_GOODS: dict[GapKind, tuple[str, ...]] = {
+    "service": (
+        "service", "services", "repair", "repairman", "plumber", "electrician", "cleaner",
+        "cleaning lady", "housekeeper", "tutor", "tutoring", "lessons", "course", "nanny",
+        "babysitter", "contractor", "advice", "consultation", "appointment", "checkup",
+        "check-up", "membership", "subscription", "insurance", "top-up", "recharge",
+        "boosting", "courier", "pickup service", "car wash", "haircut", "massage",
+        "wedding planner", "event planner",
+        "moving", "boarding", "delivery service", "installation",
+        "服务", "维修", "修理", "师傅", "保洁", "家政", "阿姨", "家教", "辅导", "咨询", "律师",
+        "挂号", "体检", "会员", "年卡", "保险", "充值", "代练", "代办", "洗车", "理发", "按摩",
+        "搬家", "装修", "月嫂", "保姆", "寄养", "上门", "取件", "报名", "婚庆", "网课", "培训",
+    ),
+    "ticket": (
+        "ticket", "tickets", "flight", "flights", "hotel", "hotel room", "tour", "cruise",
+        "vacation", "holiday package", "visa",
+        "机票", "车票", "高铁票", "火车票", "门票", "电影票", "船票", "演唱会", "酒店", "旅游",
+        "跟团", "签证", "民宿",
+    ),
+    "finance": (
+        "stocks", "stock market", "shares of", "mutual fund", "fund", "bitcoin", "crypto", "loan",
+        "mortgage", "股票", "基金", "理财", "比特币", "贷款", "期货",
+    ),
+}
+NEVER_CARRIED: dict[GapKind, tuple[str, ...]] = {
+    "vehicle": (
+        "car", "cars", "used car", "electric car", "suv", "truck", "pickup truck",
+        "motorcycle", "motorbike", "tractor", "excavator", "camper van", "camper", "rv",
+        "yacht", "boat", "jet", "private jet", "helicopter",
+        "汽车", "轿车", "二手车", "新能源车", "新车", "摩托车", "卡车", "货车", "拖拉机",
+        "挖掘机", "房车", "游艇", "飞机", "直升机",
+    ),
+    "property": (
+        "house", "houses", "apartment", "flat to rent", "condo", "real estate", "land",
+        "plot of land", "shop space", "office space", "parking spot", "parking space",
+        "timeshare", "villa",
+        "房子", "房产", "二手房", "公寓", "商铺", "地皮", "停车位", "车位", "两居室", "三居室",
+        "别墅", "租房", "出租",
+    ),
+    "medicine": (
+        "prescription", "antibiotic", "antibiotics", "medication", "medicine", "painkiller",
+        "painkillers", "sleeping pills", "opioid",
+        "处方药", "处方", "抗生素", "降压药", "安眠药", "霉素", "西林", "消炎药", "止痛药",
+    ),
+    "animal": (
+        "live", "puppy", "puppies", "kitten", "kittens", "pet rabbit", "bunny", "parrot",
+        "goldfish", "horse", "pony", "hamster", "cat", "dog",
+        "活体", "猫", "狗", "小猫", "猫咪", "一只猫", "布偶猫", "英短", "小狗", "狗狗", "金毛", "泰迪犬",
+        "兔子", "小兔", "鹦鹉", "金鱼", "鱼苗", "仓鼠", "一匹马", "小马",
+    ),
+    "weapon": ("gun", "guns", "handgun", "rifle", "firearm", "ammo", "ammunition",
+               "枪", "枪支", "弹药"),
+}
+# fmt: on
+_NOT_GOODS = [(kind, re.compile(_alternation(words))) for kind, words in NOT_GOODS.items()]
+_NEVER = [(kind, re.compile(_alternation(words))) for kind, words in NEVER_CARRIED.items()]
+
+_SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
+# Heads too general to stand for a product type on their own ("a chess set", "bath mat").
+_GENERIC_HEADS = frozenset(
+    {
+        "set",
+        "sets",
+        "care",
+        "men",
+        "women",
+        "pack",
+        "box",
+        "mat",
+        "mats",
+        "accessories",
+        "supplies",
+        "products",
+        "tools",
+        "standard",
+    }
+)
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [_singular(w) for w in re.findall(r"[a-z][a-z'-]*", text.casefold())]
+
+
+@dataclass(frozen=True)
+class CatalogTypes:
+    """What product types a catalog holds: taxonomy slugs with offers, and the category
+    names of listings that carry no product type."""
+
+    present: frozenset[str]
+    untyped: bool = False
+    """Some listings carry no product type: a type the taxonomy names but no typed listing
+    has may still be among them."""
+    chinese: frozenset[str] = frozenset()
+    english: frozenset[str] = frozenset()
+    """Category names of untyped listings: singular lowercase words and phrases."""
+
+    @classmethod
+    def of_products(cls, products: Iterable[Product]) -> CatalogTypes:
+        present: set[str] = set()
+        leaves: set[str] = set()
+        untyped = False
+        for product in products:
+            if product.product_type:
+                present.add(product.product_type)
+                continue
+            untyped = True
+            if product.category_raw:
+                leaves.add(_leaf(product.category_raw))
+        chinese: set[str] = set()
+        english: set[str] = set()
+        for leaf in leaves:
+            for part in _SEGMENTS.split(leaf):
+                if has_han(part):
+                    if len(part) >= 2:
+                        chinese.add(part)
+                    continue
+                words = _words(part)
+                if not words:
+                    continue
+                english.add(" ".join(words))
+                if len(words[-1]) >= 4 and words[-1] not in _GENERIC_HEADS:
+                    english.add(words[-1])
+        return cls(frozenset(present), untyped, frozenset(chinese), frozenset(english))
+
+    def named_by_category(self, request: str) -> bool:
+        text = request.casefold()
+        if any(name in text for name in self.chinese):
+            return True
+        joined = f" {' '.join(_words(text))} "
+        return any(f" {name} " in joined for name in self.english)
+
+
+def _leaf(category: str) -> str:
+    """The last step of a category path ("Baby › Feeding › Bottles", "Clothing/Men/Jeans")."""
+    if _PATH_MARK.search(category):
+        return _PATH_MARK.split(category)[-1].strip()
+    return category.rsplit("/", 1)[-1].strip()
+
+
+_PATH_MARK = re.compile(r"\s*(?:›|>)\s*")
+
+
+def _first_kind(patterns: Sequence[tuple[GapKind, re.Pattern[str]]], text: str) -> GapKind:
+    return next((kind for kind, pattern in patterns if pattern.search(text)), "")
+
+
+@dataclass(frozen=True)
+class ScopeVerdict:
+    carried: bool
+    kind: GapKind = ""
+    rule: str = ""
+    """Which rule decided (not_goods, catalog_type, named_type, missing_type, never_carried,
+    relevance)."""
+    named: tuple[ProductType, ...] = ()
+    """The taxonomy types the request names."""
+
+
+def judge_request(
+    request: str, *, types: CatalogTypes, best_similarity: float | None, floor: float
+) -> ScopeVerdict:
+    """Whether the catalog carries what `request` (the understood search phrase) asks for."""
+    text = request.casefold()
+    if kind := _first_kind(_NOT_GOODS, text):
+        return ScopeVerdict(False, kind, "not_goods")
+    named = tuple(types_named_in(text)) or types_by_head(text)
+    if any(t.slug in types.present for t in named):
+        return ScopeVerdict(True, rule="catalog_type", named=named)
+    if types.named_by_category(text):
+        return ScopeVerdict(True, rule="catalog_type")
+    if named:
+        # A typed catalog without offers of a named type does not carry it; an untyped one
+        # (a shop's own feed) cannot say, and a type the taxonomy knows is a shop's goods.
+        if types.untyped:
+            return ScopeVerdict(True, rule="named_type", named=named)
+        return ScopeVerdict(False, rule="missing_type", named=named)
+    if kind := _first_kind(_NEVER, text):
+        return ScopeVerdict(False, kind, "never_carried")
+    carried = best_similarity is not None and best_similarity >= floor
+    return ScopeVerdict(carried, rule="relevance")
+
+
+@cache
+def _heads() -> tuple[dict[str, tuple[ProductType, ...]], dict[str, tuple[ProductType, ...]]]:
+    """Chinese name endings (2+ characters: 耳机 of 蓝牙耳机) and English head nouns
+    (headphone of over-ear headphones) → the types they end."""
+    chinese: dict[str, list[ProductType]] = {}
+    english: dict[str, list[ProductType]] = {}
+    for kind in product_types():
+        # Latin names in the Chinese list ("Kindle") would end in "le" and match "motorcycle".
+        for name in filter(has_han, kind.zh_names):
+            for start in range(1, len(name) - 1):
+                chinese.setdefault(name[start:], []).append(kind)
+        for name in kind.en_names:
+            words = _words(name)
+            if words and len(words[-1]) >= 4 and words[-1] not in _GENERIC_HEADS:
+                english.setdefault(words[-1], []).append(kind)
+    return (
+        {k: tuple(dict.fromkeys(v)) for k, v in chinese.items()},
+        {k: tuple(dict.fromkeys(v)) for k, v in english.items()},
+    )
+
+
+def types_by_head(text: str) -> tuple[ProductType, ...]:
+    """The types a generic product noun stands for ("耳机", "headphones", "shoes"): every type
+    whose name ends with it."""
+    chinese, english = _heads()
+    found: list[ProductType] = []
+    for ending, kinds in chinese.items():
+        if ending in text:
+            found.extend(kinds)
+    for word in _words(text):
+        found.extend(english.get(word, ()))
+    return tuple(dict.fromkeys(found))
+
+
+def type_name(product: Product, language: Language) -> str:
+    """The product's type in the shopper's language: the taxonomy's name, else the last step
+    of its category path, else ""."""
+    kind = product_type(product.product_type) if product.product_type else None
+    if kind is not None:
+        return kind.name(language)
+    leaf = _leaf(product.category_raw) if product.category_raw else ""
+    return leaf if leaf and has_han(leaf) == (language == "zh") else ""
+
+
+def closest_type(
+    verdict: ScopeVerdict,
+    ranked: Sequence[tuple[Product, float]],
+    types: CatalogTypes,
+    language: Language,
+    *,
+    floor: float,
+) -> str:
+    """The closest carried kind worth suggesting, or "" (then the reply asks instead):
+    for a named type the catalog lacks, a carried type of the same domain that the search
+    found; otherwise the best hit's type when it is close enough."""
+    if verdict.kind:
+        return ""
+    domains = {t.domain for t in verdict.named}
+    for product, similarity in ranked:
+        if domains and product.domain not in domains:
+            continue
+        if not domains and similarity < floor:
+            break
+        name = type_name(product, language)
+        if name:
+            return name
+    return ""
+
+
+MEASURE_PREFIX = re.compile(r"^(?:[一两几]?[辆只匹套张份位个台件条双把])+")
+
+
+def requested_phrase(query: str) -> str:
+    """The search phrase as the shopper would say it back ("辆二手车" → "二手车")."""
+    return MEASURE_PREFIX.sub("", query.strip()).strip() or query.strip()

@@ -1,0 +1,88 @@
+"""scope node: after the search, decide whether the catalog carries what was asked for, and
+the turn's one question (agent.catalog_scope, agent.asking)."""
+
+from __future__ import annotations
+
+import threading
+
+from langgraph.runtime import Runtime
+
+from cartwise.agent.asking import answered_type_questions, choose_question
+from cartwise.agent.catalog_scope import (
+    CatalogTypes,
+    closest_type,
+    judge_request,
+    requested_phrase,
+)
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.recall.service import RecallService
+from cartwise.understanding.base import CatalogGap
+
+_types_lock = threading.Lock()
+_types_cache: dict[int, tuple[int, CatalogTypes]] = {}
+
+
+def catalog_types(recall: RecallService) -> CatalogTypes:
+    """The catalog's product-type names, rebuilt only when the catalog's size changes."""
+    count = recall.count()
+    with _types_lock:
+        cached = _types_cache.get(id(recall))
+        if cached is not None and cached[0] == count:
+            return cached[1]
+    types = CatalogTypes.of_products(recall.index.iter_products())
+    with _types_lock:
+        _types_cache[id(recall)] = (count, types)
+    return types
+
+
+async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
+    deps = runtime.context.deps
+    settings = deps.settings
+    plan, session = state["plan"], state["session"]
+    query = state.get("query", "")
+    vague = state.get("vague_request", False)
+    gap: CatalogGap | None = None
+    resolution = state.get("resolution")
+    # A refinement, "more" or a sort builds on a search already judged when it began.
+    fresh = resolution is None or resolution.new_search
+    if query and not vague and fresh:
+        ranked = sorted(
+            ((c.product, c.score_query) for c in state.get("candidates", [])),
+            key=lambda pair: pair[1],
+            reverse=True,
+        )
+        types = catalog_types(deps.recall)
+        verdict = judge_request(
+            query,
+            types=types,
+            best_similarity=ranked[0][1] if ranked else None,
+            floor=settings.catalog_relevance_floor,
+        )
+        if not verdict.carried:
+            closest = closest_type(
+                verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
+            )
+            gap = CatalogGap(requested=requested_phrase(query), kind=verdict.kind, closest=closest)
+    question = ""
+    if gap is None:
+        question = choose_question(
+            message=state["message"],
+            language=plan.language,
+            vague_request=vague,
+            searched=bool(query),
+            domain=state.get("domain", ""),
+            slots=state.get("slots", {}),
+            open_questions=session.open_questions,
+        )
+    update: TurnState = {
+        "question": question,
+        "catalog_gap": gap,
+        "answered_questions": answered_type_questions(
+            session.open_questions, named_product=bool(plan.query) and not vague
+        ),
+    }
+    if gap is not None:
+        # Nothing of the kind: showing the nearest unrelated items would be the dishonest
+        # answer this node exists to prevent.
+        update.update({"picks": [], "price_compare": [], "filtered_out": {}, "applied": []})
+    return update
