@@ -52,6 +52,44 @@ def clean_redis(redis_url: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def redis_cluster_url(redis_url: str) -> Iterator[str]:
+    """A 3-node Redis Cluster started for this test session (only where the Redis tests
+    run at all: under `make test`), stopped at its end."""
+    from tests.redis_cluster import redis_cluster
+
+    with redis_cluster() as url:
+        yield url
+
+
+@pytest.fixture
+def clean_redis_cluster(redis_cluster_url: str) -> Iterator[str]:
+    """The test cluster, every primary flushed before and after the test."""
+    from cartwise.redis_connection import RedisConnection
+
+    connection = RedisConnection(redis_cluster_url)
+    connection.client.flushdb(target_nodes="primaries")
+    yield redis_cluster_url
+    connection.client.flushdb(target_nodes="primaries")
+    connection.close()
+
+
+@pytest.fixture
+def slow_llm() -> Iterator[str]:
+    """The base URL of a slow, always failing LLM endpoint (ENGINE=llm turns take seconds)."""
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from tests.replicas import SlowFailingLLM
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowFailingLLM)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     """`../shared/data`; tests that need it skip cleanly when it is absent."""
     if not SHARED_DATA.is_dir():

@@ -89,11 +89,52 @@ class Settings(BaseSettings):
     preference_top_k: int = Field(default=8, ge=1)
     """How many relevant non-hard-dislike preferences are injected at most."""
 
+    catalog_check_seconds: float = Field(default=2.0, gt=0)
+    """With STORE_BACKEND=redis: how often a replica checks the shared catalog version and
+    reloads its index and BM25 table after another replica (or `cartwise ingest`) changed
+    the catalog."""
+
     index_backend: Literal["faiss", "milvus"] = "faiss"
     """Product vector index: embedded FAISS or Milvus."""
 
     milvus_uri: str = ""
-    """Milvus server URI or Milvus Lite file; empty means `<home>/milvus.db`."""
+    """Milvus server URI (`http(s)://host:19530`) or Milvus Lite file; empty means
+    `<home>/milvus.db`."""
+
+    milvus_token: str = ""
+    """Milvus credentials: `user:password` or an API key (empty: none)."""
+
+    milvus_db: str = ""
+    """Milvus database name (empty: the server's `default`)."""
+
+    milvus_server_pem_path: str = ""
+    """CA/server certificate for TLS to Milvus (with an `https://` URI and a private CA)."""
+
+    milvus_server_name: str = ""
+    """Server name expected in Milvus' TLS certificate (when it differs from the URI host)."""
+
+    milvus_index_type: Literal["FLAT", "HNSW", "IVF_FLAT"] = "FLAT"
+    """Vector index of a new Milvus collection: FLAT (exact), HNSW or IVF_FLAT (approximate,
+    for large catalogs). An existing collection keeps the index it was created with."""
+
+    milvus_hnsw_m: int = Field(default=16, ge=2, le=2048)
+    """HNSW: graph degree M (build time)."""
+
+    milvus_hnsw_ef_construction: int = Field(default=200, ge=1)
+    """HNSW: efConstruction (build time)."""
+
+    milvus_hnsw_ef: int = Field(default=128, ge=1)
+    """HNSW: ef at search time (at least the k searched; higher = better recall, slower)."""
+
+    milvus_ivf_nlist: int = Field(default=1024, ge=1, le=65536)
+    """IVF_FLAT: number of clusters (build time)."""
+
+    milvus_ivf_nprobe: int = Field(default=16, ge=1, le=65536)
+    """IVF_FLAT: clusters searched per query."""
+
+    milvus_platform_cache_seconds: float = Field(default=30.0, ge=0)
+    """How long the platform list is cached between full scans (writes through this
+    process and catalog-version changes drop it at once)."""
 
     ann_min_products: int = Field(default=250_000, ge=0)
     """With the faiss backend: from this many stored products on, the index is opened as
@@ -204,6 +245,14 @@ class Settings(BaseSettings):
 
     port: int = 8000
     """Port `cartwise serve` listens on."""
+
+    forwarded_allow_ips: str = "127.0.0.1"
+    """Proxies whose X-Forwarded-For is trusted (comma-separated addresses or `*`): behind a
+    reverse proxy, rate limits per client address must see the client, not the proxy."""
+
+    shutdown_grace_seconds: int = Field(default=30, ge=1)
+    """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
+    for at most this long before it exits (keep it below the orchestrator's kill timeout)."""
 
     log_personal_data: bool = False
     """Allow user text and preferences in logs (off: they are personal data)."""

@@ -57,8 +57,7 @@ def fresh() -> str:
 
 
 async def say(deps: AgentDeps, user: str, thread: str, message: str) -> TurnResult:
-    """Thread ids are global (a thread has one owner), so they are scoped by the user here."""
-    return await run_agent(deps, user=user, thread=f"{user}-{thread}", message=message)
+    return await run_agent(deps, user=user, thread=thread, message=message)
 
 
 def full_text(deps: AgentDeps, product: ProductOut) -> str:

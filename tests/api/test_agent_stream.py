@@ -148,20 +148,19 @@ def test_chunked_body_over_the_limit_is_413(client: TestClient, api_settings: Se
     assert response.status_code == 413
 
 
-def test_someone_elses_thread_is_404_and_untouched(
+def test_the_same_thread_id_is_a_different_thread_per_user(
     client: TestClient, stores: AgentDeps, agent: ScriptedAgent
 ) -> None:
     alice, bob = signup(client, "alice"), signup(client, "bob")
-    client.post("/api/agent", json=run_input("alice-thread", "I like wood"), headers=alice)
-    before = stores.sessions.messages("alice", "alice-thread")
-    response = client.post(
-        "/api/agent", json=run_input("alice-thread", "dislike wood"), headers=bob
-    )
-    assert response.status_code == 404
-    assert "thread not found" in response.json()["detail"]
-    assert stores.sessions.messages("alice", "alice-thread") == before
-    assert stores.preferences.list("bob") == []
-    assert len(agent.calls) == 1
+    client.post("/api/agent", json=run_input("t1", "I like wood"), headers=alice)
+    before = stores.sessions.messages("alice", "t1")
+    # Bob's "t1" is his own: no 404 that would tell him Alice uses the id.
+    response = client.post("/api/agent", json=run_input("t1", "dislike wood"), headers=bob)
+    assert response.status_code == 200
+    assert stores.sessions.messages("alice", "t1") == before
+    assert [call[0] for call in agent.calls] == ["alice", "bob"]
+    assert client.get("/api/threads/t1", headers=bob).status_code == 200
+    assert client.get("/api/threads/never-used", headers=bob).status_code == 404
 
 
 def test_rate_limit_is_429_with_retry_after(api_settings: Settings, stores: AgentDeps) -> None:

@@ -105,14 +105,11 @@ def test_tampered_token_is_401(client: TestClient, api_settings: Settings) -> No
         assert response.status_code == 401, forged
 
 
-def test_passwords_are_stored_salted(client: TestClient, api_settings: Settings) -> None:
-    import sqlite3
-
+def test_passwords_are_stored_salted(client: TestClient, app: FastAPI) -> None:
     signup(client, "alice")
     signup(client, "bob")
-    db = sqlite3.connect(api_settings.home / "accounts.db")
-    hashes = [row[0] for row in db.execute("SELECT password_hash FROM users")]
-    db.close()
+    store = app.state.cartwise.auth.store
+    hashes = [store.get(name).password_hash for name in ("alice", "bob")]
     assert len(set(hashes)) == 2  # same password, different salts
     assert all(h.startswith("$argon2") and PASSWORD not in h for h in hashes)
 

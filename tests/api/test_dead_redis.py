@@ -16,10 +16,11 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
+from cartwise.api.auth import issue_token
 from cartwise.api.main import create_app
 from cartwise.api.server import serving_in_thread
 from cartwise.settings import Settings
-from tests.api.conftest import TEST_SECRET, run_input, signup
+from tests.api.conftest import PASSWORD, TEST_SECRET, run_input, signup
 from tests.doubles import ScriptedAgent
 
 
@@ -41,7 +42,13 @@ def test_dead_redis_is_503_without_its_address(api_settings: Settings) -> None:
         assert ready.status_code == 503
         assert ready.json()["checks"]["preferences"] == "unavailable"
         assert url not in ready.text
-        headers = signup(client, "alice")
+        # Accounts live in Redis too: neither signing up nor signing in can work...
+        account = {"username": "alice", "password": PASSWORD}
+        assert client.post("/api/auth/register", json=account).status_code == 503
+        assert client.post("/api/auth/token", data=account).status_code == 503
+        # ...and a token (signed with the right secret) cannot be checked either.
+        token = issue_token("alice", "someid", secret=TEST_SECRET, minutes=5)
+        headers = {"Authorization": f"Bearer {token}"}
         memory_entry = {"polarity": "dislike", "category": "material", "slug": "plastic"}
         for response in (
             client.post("/api/agent", json=run_input("t1", "不要塑料的耳机"), headers=headers),
@@ -129,8 +136,11 @@ def test_redis_dying_under_a_running_server_is_503_then_recovers(
             assert url not in response.text
 
         private_redis.start()
-        # The same server reconnects by itself; this Redis keeps no data across restarts.
+        # The same server reconnects by itself; this Redis keeps no data across restarts
+        # (accounts included: the old token's account is gone, a new one starts empty).
         assert client.get("/readyz").status_code == 200
+        assert client.get("/api/memory", headers=headers).status_code == 401
+        headers = signup(client, "alice")
         assert client.get("/api/memory", headers=headers).json() == []
 
 

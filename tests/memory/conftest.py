@@ -17,14 +17,16 @@ from tests.memory.workers import StoreSpec
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
     pytest.param("redis", id="redis", marks=pytest.mark.redis),
+    pytest.param("redis-cluster", id="redis-cluster", marks=[pytest.mark.redis, pytest.mark.slow]),
 ]
 
 
 @pytest.fixture(params=BACKENDS)
 def backend_settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
     """Settings pointing at one backend; Redis is flushed before and after the test."""
-    if request.param == "redis":
-        url = request.getfixturevalue("clean_redis")
+    if request.param in ("redis", "redis-cluster"):
+        fixture = "clean_redis" if request.param == "redis" else "clean_redis_cluster"
+        url = request.getfixturevalue(fixture)
         return settings.model_copy(update={"store_backend": "redis", "redis_url": url})
     return settings
 

@@ -52,11 +52,11 @@ def _run(app: typer.Typer, *args: str) -> tuple[int, str, str]:
 def _seed_raw(settings: Settings, user: str, key: str, payload: str) -> None:
     """Write a row behind the store's back, the way corruption or a hand edit would."""
     if settings.store_backend == "redis":
-        import redis
+        from cartwise.redis_connection import RedisConnection
 
-        client = redis.Redis.from_url(settings.redis_url)
-        client.hset(f"cw:{{{user}}}:prefs", key, payload)
-        client.close()
+        connection = RedisConnection(settings.redis_url)
+        connection.client.hset(f"cw:{{{user}}}:prefs", key, payload)
+        connection.close()
         return
     with sqlite3.connect(settings.cartwise_home / "preferences.sqlite3") as conn:
         conn.execute(
@@ -217,13 +217,13 @@ def test_session_show_and_clear(cli: typer.Typer, backend_settings: Settings) ->
     )
     sessions.close()
 
-    code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--json")
+    code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--user", USER, "--json")
     assert code == 0 and json.loads(out)["slots"] == {"size": "42"}
     code, out, _ = _run(cli, "session", "show", "--thread", "t-1", "--user", USER)
     assert code == 0 and "buy running shoes" in out
     assert _run(cli, "session", "show", "--thread", "t-1", "--user", "mallory")[0] == 1
-    assert _run(cli, "session", "clear", "--thread", "t-1")[0] == 0
-    code, _, err = _run(cli, "session", "show", "--thread", "t-1")
+    assert _run(cli, "session", "clear", "--thread", "t-1", "--user", USER)[0] == 0
+    code, _, err = _run(cli, "session", "show", "--thread", "t-1", "--user", USER)
     assert code == 1 and err == "error: thread not found: t-1\n"
 
 

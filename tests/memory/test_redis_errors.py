@@ -16,13 +16,9 @@ from typer.testing import CliRunner
 from cartwise.commands import memory, session
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import StoreUnavailable
-from cartwise.memory.backends.redis import (
-    RedisConnection,
-    RedisPreferenceStore,
-    RedisSessionStore,
-    redact_url,
-)
+from cartwise.memory.backends.redis import RedisPreferenceStore, RedisSessionStore
 from cartwise.memory.session_state import SessionPatch
+from cartwise.redis_connection import RedisConnection, redact_url
 from cartwise.settings import get_settings
 from tests.factories import make_preference
 
@@ -73,7 +69,7 @@ SESSION_CALLS: list[Callable[[RedisSessionStore], object]] = [
     lambda s: s.patch("alice", "t", SessionPatch(current_intent="x")),
     lambda s: s.messages("alice", "t"),
     lambda s: s.clear("alice", "t"),
-    lambda s: s.owner("t"),
+    lambda s: s.exists("u", "t"),
 ]
 
 
@@ -100,7 +96,11 @@ def test_dead_redis_session_store_names_the_url(
 
 
 @pytest.mark.parametrize(
-    "args", [["memory", "list", "--user", "alice"], ["session", "show", "--thread", "t"]]
+    "args",
+    [
+        ["memory", "list", "--user", "alice"],
+        ["session", "show", "--thread", "t", "--user", "alice"],
+    ],
 )
 def test_cli_prints_a_clear_message_when_redis_is_down(
     args: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from cartwise.errors import NotFound
 from cartwise.memory import create_session_store
 from cartwise.memory.session_state import (
     ChatMessage,
@@ -39,16 +38,16 @@ def _rejected(item_id: str) -> RejectedOption:
 
 
 def test_a_session_reads_empty_after_its_ttl(short_lived: SessionStore) -> None:
-    written_at = time.monotonic()
     short_lived.patch(USER, THREAD, SessionPatch(current_intent="buy running shoes"))
     short_lived.append_messages(USER, THREAD, [ChatMessage(role="user", content="running shoes")])
+    written_at = time.monotonic()  # after the last write: each write restarts the TTL
     assert short_lived.get(USER, THREAD).current_intent == "buy running shoes"
 
     time.sleep(max(0.0, written_at + 1.1 - time.monotonic()))  # the TTL is wall-clock time
 
     assert short_lived.get(USER, THREAD).is_empty
     assert short_lived.messages(USER, THREAD) == []
-    assert short_lived.owner(THREAD) is None
+    assert not short_lived.exists(USER, THREAD)
     assert short_lived.threads(USER) == []
     # An expired thread starts clean, not from its stale state.
     fresh = short_lived.patch(USER, THREAD, SessionPatch(slots_patch={"size": "42"}))
@@ -113,20 +112,26 @@ def test_recent_messages_are_bounded(backend_settings: Settings) -> None:
         store.close()
 
 
-def test_a_thread_belongs_to_its_user(sessions: SessionStore) -> None:
+def test_thread_ids_are_namespaced_by_user(sessions: SessionStore) -> None:
     sessions.patch(USER, THREAD, SessionPatch(current_intent="buy a phone"))
     sessions.append_messages(USER, THREAD, [ChatMessage(role="user", content="phone")])
 
-    assert sessions.owner(THREAD) == USER
+    assert sessions.exists(USER, THREAD)
     assert sessions.threads(USER) == [THREAD]
+    # Another user's thread with the same id is a different, empty thread...
+    assert not sessions.exists("mallory", THREAD)
     assert sessions.get("mallory", THREAD).is_empty
     assert sessions.messages("mallory", THREAD) == []
     assert sessions.clear("mallory", THREAD) is False
-    with pytest.raises(NotFound):
-        sessions.patch("mallory", THREAD, SessionPatch(current_intent="steal"))
-    with pytest.raises(NotFound):
-        sessions.append_messages("mallory", THREAD, [ChatMessage(role="user", content="x")])
+    # ...which they may start and write without touching the first one.
+    sessions.patch("mallory", THREAD, SessionPatch(current_intent="buy a lamp"))
+    sessions.append_messages("mallory", THREAD, [ChatMessage(role="user", content="lamp")])
+    assert sessions.get("mallory", THREAD).current_intent == "buy a lamp"
+    assert [m.content for m in sessions.messages("mallory", THREAD)] == ["lamp"]
     assert sessions.get(USER, THREAD).current_intent == "buy a phone"
+    assert [m.content for m in sessions.messages(USER, THREAD)] == ["phone"]
+    assert sessions.clear("mallory", THREAD) is True
+    assert sessions.exists(USER, THREAD)
 
 
 def test_clear_forgets_state_and_messages(sessions: SessionStore) -> None:
@@ -136,5 +141,5 @@ def test_clear_forgets_state_and_messages(sessions: SessionStore) -> None:
     assert sessions.clear(USER, THREAD) is True
     assert sessions.get(USER, THREAD).is_empty
     assert sessions.messages(USER, THREAD) == []
-    assert sessions.owner(THREAD) is None
+    assert not sessions.exists(USER, THREAD)
     assert sessions.clear(USER, THREAD) is False

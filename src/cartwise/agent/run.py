@@ -15,7 +15,7 @@ from cartwise.agent.events import Emit, EventSink, elapsed_ms
 from cartwise.agent.graph import turn_graph
 from cartwise.agent.result import DialogueOut, MemoryOut, Personalization, ProductOut, TurnResult
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.errors import InvalidInput, NotFound
+from cartwise.errors import InvalidInput
 from cartwise.settings import Settings
 
 MAX_ID_CHARS = 128
@@ -46,13 +46,10 @@ async def run_agent(
     message: str,
     emit: Emit | None = None,
 ) -> TurnResult:
-    """Run one turn. Raises InvalidInput (bad message), NotFound (someone else's thread),
+    """Run one turn. Raises InvalidInput (bad message),
     StoreUnavailable (a store is down) — in every case before anything is written, except a
     store dying mid-turn, which leaves only whole entries behind."""
     text = validate_turn(deps.settings, user=user, thread=thread, message=message)
-    owner = deps.sessions.owner(thread)
-    if owner is not None and owner != user:
-        raise NotFound("thread", thread)
 
     started = time.perf_counter()
     sink = EventSink(emit)

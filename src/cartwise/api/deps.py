@@ -1,8 +1,8 @@
 """FastAPI dependencies as `Annotated` aliases; routes declare what they need by type.
 
-`CurrentUser` turns a bearer token into a username. `OwnedThread` is the one place a
-thread's ownership is checked: a thread that does not exist or belongs to someone else is
-a 404 either way, so a client cannot probe which thread ids other shoppers use.
+`CurrentUser` turns a bearer token into a username. `OwnedThread` is one of the user's live
+threads, else a 404; thread ids are namespaced by user, so another shopper's ids are
+neither visible nor in the way.
 """
 
 from __future__ import annotations
@@ -191,10 +191,9 @@ SessionsDep = Annotated[SessionStore, Depends(get_sessions)]
 def require_thread_access(
     sessions: SessionStore, user: str, thread: str, *, may_create: bool
 ) -> str:
-    """The thread id when `user` may use it. Someone else's thread is a 404, exactly like a
-    missing one; a missing thread is fine only when the caller is about to start it."""
-    owner = sessions.owner(thread)
-    if owner == user or (owner is None and may_create):
+    """The thread id when `user` may use it: one of their live threads, or any id when the
+    caller is about to start it. Ids are per user, so another user's id says nothing."""
+    if may_create or sessions.exists(user, thread):
         return thread
     raise NotFound("thread", thread)
 

@@ -11,14 +11,18 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from limits import RateLimitItem
+from limits.errors import StorageError
 from limits.storage import storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cartwise.errors import CartwiseError
+from cartwise.errors import CartwiseError, StoreUnavailable
+from cartwise.redis_connection import redact_url
+from cartwise.settings import Settings
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -118,23 +122,49 @@ class RateLimits:
     has passed, so memory is bounded by the traffic of one window, not by how many names or
     addresses were ever seen. Replicas pass a shared storage URI (`redis://…`) instead."""
 
-    def __init__(self, storage_uri: str = "memory://") -> None:
-        self._storage = storage_from_string(storage_uri)
+    def __init__(self, storage_uri: str = "memory://", **options: Any) -> None:
+        self.url = redact_url(storage_uri)
+        # wrap_exceptions: a storage failure is one `StorageError` whatever the driver.
+        self._storage = storage_from_string(storage_uri, wrap_exceptions=True, **options)
         self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> RateLimits:
+        """In this process (one server), or in Redis (replicas count together). The Redis
+        URL notation is the `limits` library's own, `redis+cluster://` included."""
+        if settings.store_backend != "redis":
+            return cls()
+        timeouts = {
+            "socket_timeout": settings.redis_timeout_seconds,
+            "socket_connect_timeout": settings.redis_timeout_seconds,
+        }
+        return cls(settings.redis_url, **timeouts)
 
     def hit(self, item: RateLimitItem, *identifiers: str) -> None:
         """Count one event; `RateLimited` (with the wait) when the window is full."""
-        if not self._limiter.hit(item, *identifiers):
+        with self._guard():
+            allowed = self._limiter.hit(item, *identifiers)
+        if not allowed:
             raise RateLimited(self._wait(item, identifiers))
 
     def check(self, item: RateLimitItem, *identifiers: str) -> None:
         """`RateLimited` when the window is full, without counting anything."""
-        if not self._limiter.test(item, *identifiers):
+        with self._guard():
+            allowed = self._limiter.test(item, *identifiers)
+        if not allowed:
             raise RateLimited(self._wait(item, identifiers))
 
     def _wait(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> float:
-        stats = self._limiter.get_window_stats(item, *identifiers)
+        with self._guard():
+            stats = self._limiter.get_window_stats(item, *identifiers)
         return max(1.0, stats.reset_time - time.time())
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except StorageError as exc:
+            raise StoreUnavailable(self.url, str(exc) or type(exc).__name__) from exc
 
 
 class SignInThrottle:

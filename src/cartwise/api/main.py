@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cartwise.agent.deps import AgentDeps, create_deps
 from cartwise.agent.run import run_agent
-from cartwise.api.accounts import SqliteAccountStore
+from cartwise.api.accounts import create_account_store
 from cartwise.api.auth import Authenticator
 from cartwise.api.deps import ApiState, DepsProvider, TurnRunner
 from cartwise.api.errors import install_error_handlers
@@ -77,7 +77,7 @@ def create_app(
         summary="A bilingual shopping assistant with preference memory (AG-UI over SSE).",
         lifespan=lifespan,
     )
-    limits = RateLimits()
+    limits = RateLimits.for_settings(settings)
     state = ApiState(
         settings=settings,
         auth=_authenticator(settings, secret),
@@ -119,7 +119,7 @@ def _authenticator(settings: Settings, secret: str) -> Authenticator:
         queue_seconds=settings.password_hash_queue_seconds,
     )
     return Authenticator(
-        SqliteAccountStore(settings.home / "accounts.db"),
+        create_account_store(settings),
         hasher,
         secret=secret,
         token_minutes=settings.auth_token_minutes,

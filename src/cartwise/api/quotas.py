@@ -82,7 +82,7 @@ class CappedPreferences:
 
 def check_thread_quota(sessions: SessionStore, user: str, thread: str, *, cap: int) -> None:
     """`QuotaExceeded` when `thread` would be a new thread past the user's cap."""
-    if sessions.owner(thread) == user:
+    if sessions.exists(user, thread):
         return
     if len(sessions.threads(user)) >= cap:
         raise QuotaExceeded("threads", cap, "delete an old conversation to start a new one")

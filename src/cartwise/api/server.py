@@ -34,11 +34,26 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def make_server(app: FastAPI, *, log_level: str = "info") -> uvicorn.Server:
+def make_server(
+    app: FastAPI,
+    *,
+    log_level: str = "info",
+    graceful_seconds: int | None = None,
+    forwarded_allow_ips: str = "127.0.0.1",
+) -> uvicorn.Server:
     # lifespan "on": the app opens its stores at start and closes them at shutdown.
     # log_config None: uvicorn's loggers keep the handlers `configure_logging` gave them.
+    # timeout_graceful_shutdown: on SIGTERM, open requests (running turns) get this long to
+    # finish after the listening socket closes.
     config = uvicorn.Config(
-        app, log_level=log_level, lifespan="on", access_log=False, log_config=None
+        app,
+        log_level=log_level,
+        lifespan="on",
+        access_log=False,
+        log_config=None,
+        timeout_graceful_shutdown=graceful_seconds,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     return uvicorn.Server(config)
 

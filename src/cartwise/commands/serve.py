@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -53,7 +54,14 @@ def serve(
         raise typer.Exit(1) from None
     configure_logging()
     console.print(f"Cartwise is running at [bold]{url_of(sock)}[/bold]  (Ctrl+C to stop)")
-    make_server(app).run(sockets=[sock])
+    # uvicorn drains on SIGTERM, then raises the signal again for the handler it found.
+    # Once the running turns are drained, stopping is a clean exit (0), not a kill.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    make_server(
+        app,
+        graceful_seconds=settings.shutdown_grace_seconds,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+    ).run(sockets=[sock])
 
 
 def _prepare(settings: Settings, console: Console) -> FastAPI:

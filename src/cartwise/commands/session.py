@@ -18,7 +18,7 @@ session_app = typer.Typer(help="Session state (P_t) of one thread.", no_args_is_
 
 ThreadOption = Annotated[str, typer.Option("--thread", "-t", help="The thread id.")]
 UserOption = Annotated[
-    str | None, typer.Option("--user", "-u", help="The thread's owner (looked up when omitted).")
+    str, typer.Option("--user", "-u", help="The thread's user (thread ids are per user).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
@@ -37,26 +37,18 @@ def _sessions() -> Iterator[SessionStore]:
             store.close()
 
 
-def _owner(store: SessionStore, thread: str, user: str | None) -> str:
-    owner = user or store.owner(thread)
-    if owner is None:
-        raise NotFound("thread", thread)
-    return owner
-
-
 @session_app.command("show")
-def show(thread: ThreadOption, user: UserOption = None, as_json: JsonOption = False) -> None:
+def show(thread: ThreadOption, user: UserOption, as_json: JsonOption = False) -> None:
     """The thread's P_t and how many recent messages are kept (nothing once expired)."""
     with _sessions() as store:
-        owner = _owner(store, thread, user)
-        state = store.get(owner, thread)
-        messages = store.messages(owner, thread)
+        state = store.get(user, thread)
+        messages = store.messages(user, thread)
         if state.is_empty and not messages:
             raise NotFound("thread", thread)
     if as_json:
         typer.echo(state.model_dump_json(indent=2))
         return
-    typer.echo(f"thread {thread} (user {owner}), {len(messages)} recent messages")
+    typer.echo(f"thread {thread} (user {user}), {len(messages)} recent messages")
     typer.echo(f"intent: {state.current_intent or '-'}  category: {state.category or '-'}")
     for name, value in state.slots.items():
         typer.echo(f"slot {name} = {value}")
@@ -73,9 +65,9 @@ def show(thread: ThreadOption, user: UserOption = None, as_json: JsonOption = Fa
 
 
 @session_app.command("clear")
-def clear(thread: ThreadOption, user: UserOption = None) -> None:
+def clear(thread: ThreadOption, user: UserOption) -> None:
     """Forget the thread's P_t and messages now instead of at expiry."""
     with _sessions() as store:
-        if not store.clear(_owner(store, thread, user), thread):
+        if not store.clear(user, thread):
             raise NotFound("thread", thread)
     typer.echo(f"cleared thread {thread}")

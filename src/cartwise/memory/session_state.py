@@ -284,8 +284,8 @@ class ChatMessage(BaseModel):
 class SessionStore(Protocol):
     """P_t and recent messages per thread, both expiring after the session TTL.
 
-    Threads belong to a user: every call names the owner, and a thread owned by someone
-    else reads as absent (the API turns that into 404)."""
+    Thread ids are namespaced by user: every call names the user, and another user's "t1"
+    is a different thread, so nobody can tell which ids others use."""
 
     def get(self, user: str, thread: str) -> SessionPrefState:
         """The thread's state; a fresh empty state when absent or expired."""
@@ -307,8 +307,8 @@ class SessionStore(Protocol):
         """The user's live (unexpired) threads."""
         ...
 
-    def owner(self, thread: str) -> str | None:
-        """Who owns a live thread, or None when it does not exist."""
+    def exists(self, user: str, thread: str) -> bool:
+        """Whether the user has a live (unexpired) thread with this id."""
         ...
 
     def close(self) -> None: ...

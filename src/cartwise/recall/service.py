@@ -23,8 +23,9 @@ from pydantic import BaseModel, Field
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
+from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index
-from cartwise.recall.indexes.base import ProductIndex, SearchFilters
+from cartwise.recall.indexes.base import FullTextIndex, ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
 from cartwise.settings import Settings
 
@@ -95,6 +96,8 @@ class RecallService:
         *,
         beta: float,
         lexical: LexicalIndex | None = None,
+        version: CatalogVersion | None = None,
+        version_check_seconds: float = 2.0,
     ) -> None:
         if index.dim != embedder.dim:
             raise ConfigurationError(
@@ -104,6 +107,11 @@ class RecallService:
         self.embedder = embedder
         self.beta = beta
         self.lexical = lexical or LexicalIndex(index.iter_products)
+        self._watcher = (
+            CatalogWatcher(version, self._reload, interval=version_check_seconds)
+            if version is not None
+            else None
+        )
 
     @classmethod
     def open(cls, settings: Settings, embedder: Embedder) -> RecallService:
@@ -111,7 +119,28 @@ class RecallService:
         index = create_index(settings, embedder.dim, embedder_name=embedder.name)
         cache = settings.home / "lexical_tokens.json"
         lexical = LexicalIndex(index.iter_products, cache_path=cache)
-        return cls(index, embedder, beta=settings.recall_user_beta, lexical=lexical)
+        version = None
+        if settings.store_backend == "redis":
+            # Replicas: a catalog change made by any of them reaches all (catalog_version.py).
+            version = RedisCatalogVersion(
+                settings.redis_url,
+                timeout=settings.redis_timeout_seconds,
+                max_connections=settings.redis_max_connections,
+            )
+        try:
+            return cls(
+                index,
+                embedder,
+                beta=settings.recall_user_beta,
+                lexical=lexical,
+                version=version,
+                version_check_seconds=settings.catalog_check_seconds,
+            )
+        except BaseException:
+            index.close()
+            if version is not None:
+                version.close()
+            raise
 
     # -- catalog -------------------------------------------------------------------------
 
@@ -119,24 +148,50 @@ class RecallService:
         """Insert or replace by `Product.key` (vectors from `embedder.embed_documents`)."""
         self.index.upsert(products, vectors)
         self.lexical.invalidate()
+        if self._watcher is not None:
+            self._watcher.announce()
 
     def delete(self, keys: Sequence[str]) -> int:
         removed = self.index.delete(keys)
         if removed:
             self.lexical.invalidate()
+            if self._watcher is not None:
+                self._watcher.announce()
         return removed
 
     def count(self) -> int:
+        self.sync()
         return self.index.count()
 
     def platforms(self) -> list[str]:
+        self.sync()
         return self.index.platforms()
 
     def get(self, key: str) -> Product | None:
+        self.sync()
         return self.index.get(key)
+
+    def sync(self) -> None:
+        """Pick up a catalog another replica changed (a cheap no-op between checks)."""
+        if self._watcher is not None:
+            self._watcher.sync()
+
+    def _search_text(
+        self, query: str, k: int, filters: SearchFilters | None
+    ) -> list[tuple[Product, float]]:
+        """BM25 in the index when it has it (Milvus), else the in-process table."""
+        if isinstance(self.index, FullTextIndex) and self.index.full_text:
+            return self.index.search_text(query, k, filters)
+        return self.lexical.search(query, k, filters)
+
+    def _reload(self) -> None:
+        self.index.reload()
+        self.lexical.invalidate()
 
     def close(self) -> None:
         self.index.close()
+        if self._watcher is not None:
+            self._watcher.close()
 
     # -- search --------------------------------------------------------------------------
 
@@ -163,6 +218,7 @@ class RecallService:
             raise InvalidInput("the search query is empty")
         if k < 1:
             raise InvalidInput(f"k must be at least 1, got {k}")
+        self.sync()
         self.check_filters(filters)
         q = self.embedder.embed_query(query)
         # No likes (or β = 0): no user vector at all, so nothing of the profile leaks in.
@@ -180,7 +236,7 @@ class RecallService:
         if mode != "lexical":
             dense = [(hit.product, hit.score) for hit in self.index.search(request, depth, filters)]
         if mode != "dense":
-            lexical = self.lexical.search(query, depth, filters)
+            lexical = self._search_text(query, depth, filters)
         if mode == "dense":
             ranked = dense[:k]
         elif mode == "lexical":

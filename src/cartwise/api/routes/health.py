@@ -43,7 +43,7 @@ def readyz(state: StateDep) -> JSONResponse:
         deps = state.provider.get()
         deps.preferences.list(PROBE_USER)
         checks["preferences"] = "ok"
-        deps.sessions.owner(PROBE_USER)
+        deps.sessions.exists(PROBE_USER, PROBE_USER)
         checks["sessions"] = "ok"
         checks["index"] = f"ok: {deps.recall.count()} products"
     except CartwiseError as exc:

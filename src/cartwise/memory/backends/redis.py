@@ -11,7 +11,8 @@ An upsert merges in Python (one merge rule for both backends) and commits throug
 compare-and-set: the script writes the merged entry, deletes the opposite-polarity twin and
 the superseded keys only if the entry's field still holds what the merge started from;
 otherwise it returns the new value and the merge is redone. Nothing is ever read, modified
-and written back without that guard. Session state is patched under WATCH/MULTI.
+and written back without that guard. Session state is patched under
+WATCH/MULTI on the state key alone.
 """
 
 from __future__ import annotations
@@ -19,20 +20,13 @@ from __future__ import annotations
 import builtins
 import time
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import redis
-from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
-from redis.retry import Retry
 
 from cartwise.embedding.base import Embedder, Vector
-from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
     CorruptRow,
@@ -56,6 +50,11 @@ from cartwise.memory.session_state import (
     apply_patch,
 )
 from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
+from cartwise.redis_connection import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT_SECONDS,
+    RedisConnection,
+)
 
 # Contention only delays a writer (each failed attempt means another writer committed), so
 # the bound is there to turn a pathological storm into an error instead of a hang.
@@ -90,60 +89,6 @@ return 1
 """
 
 
-def redact_url(url: str) -> str:
-    """The URL without its password, safe for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-DEFAULT_TIMEOUT_SECONDS = 2.0
-DEFAULT_MAX_CONNECTIONS = 32
-
-
-class RedisConnection:
-    """A client plus the boundary where redis-py's errors become `StoreUnavailable`.
-
-    A frozen Redis (accepting connections, answering nothing) must cost a caller at most
-    about `timeout`: every socket operation times out, a timeout is not retried (redis-py's
-    default retries three times with backoff), and the pool is bounded — a thread finding
-    every connection busy waits at most `timeout` for one instead of opening more. A
-    dropped connection (Redis restarted) is retried once at once, on a fresh connection."""
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-    ) -> None:
-        self.url = redact_url(url)
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=timeout,
-            socket_connect_timeout=timeout,
-            socket_timeout=timeout,
-        )
-        self.client: redis.Redis = redis.Redis(
-            connection_pool=pool,
-            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
-        )
-
-    @contextmanager
-    def guard(self) -> Iterator[None]:
-        try:
-            yield
-        except (RedisConnectionError, RedisTimeoutError) as exc:
-            raise StoreUnavailable(self.url, str(exc) or type(exc).__name__) from exc
-
-    def close(self) -> None:
-        self.client.close()
-
-
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -163,8 +108,9 @@ class RedisPreferenceStore(VectorRanking):
         self._tag = vector_tag(embedder).encode()
         self._dim = embedder.dim
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
-        self._upsert = self._redis.client.register_script(_UPSERT_LUA)
-        self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
+        with self._redis.guard():
+            self._upsert = self._redis.client.register_script(_UPSERT_LUA)
+            self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
 
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
@@ -346,7 +292,10 @@ class RedisPreferenceStore(VectorRanking):
 
 
 class RedisSessionStore:
-    """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL."""
+    """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL.
+
+    Every key of a user shares the hash tag `{user}` (state, messages, the thread index), so
+    each transaction below touches one cluster slot."""
 
     def __init__(
         self,
@@ -364,20 +313,19 @@ class RedisSessionStore:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
 
     def get(self, user: str, thread: str) -> SessionPrefState:
-        state_key, _, owner_key, _ = self._keys(user, thread)
+        state_key = self._keys(user, thread)[0]
         with self._redis.guard():
-            owner, payload = self._redis.client.mget([owner_key, state_key])
-        if owner is None or _text(owner) != user or payload is None:
+            payload = self._redis.client.get(state_key)
+        if payload is None:
             return SessionPrefState(thread=thread)
         return SessionPrefState.model_validate_json(payload)
 
     def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
-        state_key, _, owner_key, _ = self._keys(user, thread)
+        state_key = self._keys(user, thread)[0]
         with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    pipe.watch(owner_key, state_key)  # type: ignore[no-untyped-call]
-                    self._check_owner(pipe.get(owner_key), user, thread)
+                    pipe.watch(state_key)
                     payload = pipe.get(state_key)
                     current = (
                         SessionPrefState.model_validate_json(payload)
@@ -395,92 +343,66 @@ class RedisSessionStore:
         raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
     def clear(self, user: str, thread: str) -> bool:
-        state_key, messages_key, owner_key, threads_key = self._keys(user, thread)
-        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
-            for _ in range(MAX_ATTEMPTS):
-                try:
-                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
-                    owner = pipe.get(owner_key)
-                    if owner is None or _text(owner) != user:
-                        return False
-                    pipe.multi()
-                    pipe.delete(state_key, messages_key, owner_key)
-                    pipe.zrem(threads_key, thread)
-                    pipe.execute()
-                    return True
-                except WatchError:
-                    continue
-        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
-
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
-        state_key, messages_key, owner_key, _ = self._keys(user, thread)
-        if not messages:
-            return
-        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
-            for _ in range(MAX_ATTEMPTS):
-                try:
-                    pipe.watch(owner_key)  # type: ignore[no-untyped-call]
-                    self._check_owner(pipe.get(owner_key), user, thread)
-                    pipe.multi()
-                    pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
-                    pipe.ltrim(messages_key, -self._max_messages, -1)
-                    pipe.pexpire(state_key, self._ttl_ms)
-                    self._refresh(pipe, user, thread)
-                    pipe.execute()
-                    return
-                except WatchError:
-                    continue
-        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
-
-    def messages(self, user: str, thread: str) -> list[ChatMessage]:
-        _, messages_key, owner_key, _ = self._keys(user, thread)
+        state_key, messages_key, threads_key = self._keys(user, thread)
+        now_ms = int(time.time() * 1000)
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=True)
-            pipe.get(owner_key)
-            pipe.lrange(messages_key, 0, -1)
-            owner, items = pipe.execute()
-        if owner is None or _text(owner) != user:
-            return []
+            pipe.zscore(threads_key, thread)
+            pipe.delete(state_key, messages_key)
+            pipe.zrem(threads_key, thread)
+            expires_ms, _, _ = pipe.execute()
+        return expires_ms is not None and float(expires_ms) > now_ms
+
+    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+        if not messages:
+            return
+        state_key, messages_key, _ = self._keys(user, thread)
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=True)
+            pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
+            pipe.ltrim(messages_key, -self._max_messages, -1)
+            pipe.pexpire(state_key, self._ttl_ms)
+            self._refresh(pipe, user, thread)
+            pipe.execute()
+
+    def messages(self, user: str, thread: str) -> list[ChatMessage]:
+        messages_key = self._keys(user, thread)[1]
+        with self._redis.guard():
+            items = self._redis.client.lrange(messages_key, 0, -1)
         return [ChatMessage.model_validate_json(item) for item in items]
 
     def threads(self, user: str) -> list[str]:
         """Live threads, most recently active first."""
-        threads_key = self._keys(user, "")[3]
+        threads_key = self._keys(user, "")[2]
         now_ms = int(time.time() * 1000)
         with self._redis.guard():
             items = self._redis.client.zrevrangebyscore(threads_key, "+inf", f"({now_ms}")
         return [_text(item) for item in items]
 
-    def owner(self, thread: str) -> str | None:
+    def exists(self, user: str, thread: str) -> bool:
+        threads_key = self._keys(user, thread)[2]
         with self._redis.guard():
-            owner = self._redis.client.get(f"cw:owner:{thread}")
-        return _text(owner) if owner is not None else None
+            expires_ms = self._redis.client.zscore(threads_key, thread)
+        return expires_ms is not None and float(expires_ms) > time.time() * 1000
 
     def close(self) -> None:
         self._redis.close()
 
     def _refresh(self, pipe: Any, user: str, thread: str) -> None:
-        """Queue the writes that keep owner, messages and thread index on the state's TTL."""
-        _, messages_key, owner_key, threads_key = self._keys(user, thread)
+        """Queue the writes that keep messages and the thread index on the state's TTL."""
+        _, messages_key, threads_key = self._keys(user, thread)
         now_ms = int(time.time() * 1000)
-        pipe.set(owner_key, user, px=self._ttl_ms)
         pipe.pexpire(messages_key, self._ttl_ms)
         pipe.zadd(threads_key, {thread: now_ms + self._ttl_ms})
         pipe.zremrangebyscore(threads_key, "-inf", now_ms)
         pipe.pexpire(threads_key, self._ttl_ms)
 
     @staticmethod
-    def _check_owner(owner: bytes | str | None, user: str, thread: str) -> None:
-        if owner is not None and _text(owner) != user:
-            raise NotFound("thread", thread)
-
-    @staticmethod
-    def _keys(user: str, thread: str) -> tuple[str, str, str, str]:
+    def _keys(user: str, thread: str) -> tuple[str, str, str]:
         check_user(user)
         prefix = f"cw:{{{user}}}"
         return (
             f"{prefix}:thread:{thread}:state",
             f"{prefix}:thread:{thread}:messages",
-            f"cw:owner:{thread}",
             f"{prefix}:threads",
         )

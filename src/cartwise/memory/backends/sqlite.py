@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cartwise.embedding.base import Embedder, Vector
-from cartwise.errors import NotFound, StoreUnavailable
+from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
     CorruptRow,
@@ -86,15 +86,19 @@ DROP TABLE preferences_before_recipients;
 """
 
 _SESSIONS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS threads (
-    thread TEXT PRIMARY KEY,
+-- `threads` keyed thread ids globally (one owner per id); its rows are short-lived session
+-- scratch (SESSION_TTL_HOURS), so it is dropped rather than migrated.
+DROP TABLE IF EXISTS threads;
+CREATE TABLE IF NOT EXISTS user_threads (
     user TEXT NOT NULL,
+    thread TEXT NOT NULL,
     state TEXT NOT NULL,
     messages TEXT NOT NULL DEFAULT '[]',
-    expires_at REAL NOT NULL
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (user, thread)
 );
-CREATE INDEX IF NOT EXISTS threads_by_user ON threads (user, expires_at);
-CREATE INDEX IF NOT EXISTS threads_by_expiry ON threads (expires_at);
+CREATE INDEX IF NOT EXISTS user_threads_by_user ON user_threads (user, expires_at);
+CREATE INDEX IF NOT EXISTS user_threads_by_expiry ON user_threads (expires_at);
 """
 
 
@@ -410,7 +414,7 @@ class SqliteSessionStore:
     def clear(self, user: str, thread: str) -> bool:
         with self._db.write() as conn:
             cursor = conn.execute(
-                "DELETE FROM threads WHERE thread = ? AND user = ? AND expires_at > ?",
+                "DELETE FROM user_threads WHERE thread = ? AND user = ? AND expires_at > ?",
                 (thread, check_user(user), self._clock()),
             )
             return cursor.rowcount > 0
@@ -432,19 +436,14 @@ class SqliteSessionStore:
         """Live threads, most recently active first."""
         with self._db.read() as conn:
             rows = conn.execute(
-                "SELECT thread FROM threads WHERE user = ? AND expires_at > ? "
+                "SELECT thread FROM user_threads WHERE user = ? AND expires_at > ? "
                 "ORDER BY expires_at DESC",
                 (check_user(user), self._clock()),
             ).fetchall()
         return [thread for (thread,) in rows]
 
-    def owner(self, thread: str) -> str | None:
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT user FROM threads WHERE thread = ? AND expires_at > ?",
-                (thread, self._clock()),
-            ).fetchone()
-        return str(row[0]) if row else None
+    def exists(self, user: str, thread: str) -> bool:
+        return self._live_row(user, thread) is not None
 
     def close(self) -> None:
         self._db.close()
@@ -452,33 +451,32 @@ class SqliteSessionStore:
     def _live_row(self, user: str, thread: str) -> tuple[str, str] | None:
         with self._db.read() as conn:
             row = conn.execute(
-                "SELECT state, messages FROM threads WHERE thread = ? AND user = ? AND expires_at > ?",
+                "SELECT state, messages FROM user_threads WHERE thread = ? AND user = ? AND expires_at > ?",
                 (thread, check_user(user), self._clock()),
             ).fetchone()
         return (str(row[0]), str(row[1])) if row else None
 
     def _claim(self, conn: sqlite3.Connection, user: str, thread: str) -> tuple[str, str]:
         """Inside a write: the thread's live (state, messages), ('', '[]') when absent or
-        expired. A live thread of another user is never touched."""
+        expired."""
         check_user(user)
         now = self._clock()
-        conn.execute("DELETE FROM threads WHERE expires_at <= ?", (now,))
+        conn.execute("DELETE FROM user_threads WHERE expires_at <= ?", (now,))
         row = conn.execute(
-            "SELECT user, state, messages FROM threads WHERE thread = ?", (thread,)
+            "SELECT state, messages FROM user_threads WHERE user = ? AND thread = ?",
+            (user, thread),
         ).fetchone()
         if row is None:
             return "", "[]"
-        if row[0] != user:
-            raise NotFound("thread", thread)
-        return str(row[1]), str(row[2])
+        return str(row[0]), str(row[1])
 
     def _save(
         self, conn: sqlite3.Connection, user: str, thread: str, state: str, messages: str
     ) -> None:
         conn.execute(
-            "INSERT OR REPLACE INTO threads (thread, user, state, messages, expires_at) "
+            "INSERT OR REPLACE INTO user_threads (user, thread, state, messages, expires_at) "
             "VALUES (?, ?, ?, ?, ?)",
-            (thread, user, state, messages, self._clock() + self._ttl),
+            (user, thread, state, messages, self._clock() + self._ttl),
         )
 
 

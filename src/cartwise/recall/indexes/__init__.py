@@ -21,10 +21,12 @@ def create_index(settings: Settings, dim: int, *, embedder_name: str = "") -> Pr
     catalog of `ann_min_products` or more stored products opens as the approximate index."""
     name = index_name(dim, embedder_name)
     if settings.index_backend == "milvus":
-        from cartwise.recall.indexes.milvus import MilvusIndex
+        from cartwise.recall.indexes.milvus import MilvusIndex, MilvusOptions
 
         uri = settings.milvus_uri or str(settings.home / "milvus.db")
-        return MilvusIndex(uri, dim, collection=f"products_{name}")
+        return MilvusIndex(
+            uri, dim, collection=f"products_{name}", options=MilvusOptions.from_settings(settings)
+        )
     from cartwise.recall.indexes.faiss import FaissIndex, stored_products
 
     directory = settings.home / "index" / name

@@ -48,6 +48,19 @@ class IndexHit(BaseModel):
 
 
 @runtime_checkable
+class FullTextIndex(Protocol):
+    """An index that also ranks products by BM25 itself (Milvus), so the service needs no
+    in-process BM25 copy of the catalog."""
+
+    full_text: bool
+    """False when this particular store lacks the text field (an older collection)."""
+
+    def search_text(
+        self, query: str, k: int, filters: SearchFilters | None = None
+    ) -> list[tuple[Product, float]]: ...
+
+
+@runtime_checkable
 class ProductIndex(Protocol):
     """Product vectors keyed by `Product.key`."""
 
@@ -81,6 +94,10 @@ class ProductIndex(Protocol):
         self, vector: Vector, k: int, filters: SearchFilters | None = None
     ) -> list[IndexHit]:
         """Top-k by inner product among products that pass `filters` exactly."""
+        ...
+
+    def reload(self) -> None:
+        """Re-read the durable catalog another process changed (drop in-memory copies)."""
         ...
 
     def close(self) -> None: ...

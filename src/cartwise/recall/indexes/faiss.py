@@ -188,6 +188,15 @@ class FaissIndex:
             scores, ids = self._flat.search(query, k, params=faiss.SearchParameters(sel=selector))
         return ids[0], scores[0]
 
+    def reload(self) -> None:
+        with self._lock:
+            self._table = ProductTable(self._table.dim)
+            self._flat = None
+            try:
+                self._load()
+            except sqlite3.Error as exc:
+                raise StoreUnavailable(str(self._path), str(exc)) from exc
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

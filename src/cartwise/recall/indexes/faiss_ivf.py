@@ -108,6 +108,15 @@ class FaissIvfIndex(FaissIndex):
                 self._replaced.clear()
             return removed
 
+    def reload(self) -> None:
+        with self._lock:
+            super().reload()
+            # The rows were re-read (another replica changed the catalog): refill the lists
+            # on the next search; the trained cells stay unless the catalog grew past
+            # RETRAIN_GROWTH.
+            self._indexed_rows = 0
+            self._replaced.clear()
+
     @property
     def cells(self) -> int:
         """Number of IVF cells (0 before the structure is built)."""

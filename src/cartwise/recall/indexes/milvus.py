@@ -4,15 +4,34 @@ local file path). pymilvus is an optional dependency, imported lazily.
 Filters become a Milvus boolean expression over scalar fields (platform, price_base,
 brand_cf = casefolded brand, domain, in_stock), evaluated by Milvus before the vector scan.
 String literals are JSON-escaped, so a brand like `Levi's "Red"` cannot break or inject
-into the expression. Known Milvus Lite trap: rows are not visible to `query`/`count` until
-the segment is flushed, so every write ends with `flush()`.
+into the expression.
+
+No `flush()` after writes: Milvus (server and Lite 3.2) shows upserted rows to query and
+search at once (a test checks it on Lite), and a server persists them from its write-ahead
+log; a flush per ingest batch only forced tiny sealed segments. `platforms()` is cached
+(MILVUS_PLATFORM_CACHE_SECONDS) instead of scanning the collection on every search; a write
+through this process or a catalog-version change (`reload()`) drops the cache.
+
+Full-text search runs in Milvus too (its BM25 function over a `lexical` field), so no
+replica keeps a BM25 copy of the catalog. The text is Cartwise's own tokens (`tokenize`: jieba
+words, model numbers, folded Latin words), each written as a short hash so Milvus' `standard`
+analyzer keeps it whole: Milvus Lite offers only `standard` and `jieba` tokenizers, and the
+query must be cut exactly like the products. Milvus Lite reports BM25 distances negated
+(best first, most negative); the magnitude is the score on both Lite and a server.
+A collection created before these fields has no `lexical` field: `full_text` is then False
+and the service keeps its in-process BM25 until the catalog is re-ingested into a fresh
+collection.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
@@ -21,6 +40,8 @@ from cartwise.embedding.base import Matrix, Vector
 from cartwise.errors import ConfigurationError, InvalidInput, StoreUnavailable
 from cartwise.log import logger
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
+from cartwise.recall.lexical import lexical_text, tokenize
+from cartwise.settings import Settings
 
 _INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus]'"
 _MAX_JSON_BYTES = 60000
@@ -54,6 +75,21 @@ def filter_expression(filters: SearchFilters | None) -> str:
     return " and ".join(f"({c})" for c in clauses)
 
 
+def lexical_terms(text: str) -> str:
+    """`text` as Cartwise tokens, each hashed to one ASCII word the analyzer keeps whole."""
+    return " ".join(
+        "t" + hashlib.blake2b(token.encode(), digest_size=8).hexdigest() for token in tokenize(text)
+    )
+
+
+def _lexical_field(product: Product) -> str:
+    """The tokens BM25 sees, within Milvus' VARCHAR limit (whole tokens only)."""
+    terms = lexical_terms(lexical_text(product))
+    if len(terms) <= _MAX_JSON_BYTES:
+        return terms
+    return terms[: terms.rfind(" ", 0, _MAX_JSON_BYTES)]
+
+
 def _product_json(product: Product) -> str:
     """The product as JSON within Milvus' VARCHAR limit (a long description is shortened)."""
     text = product.model_dump_json()
@@ -69,30 +105,107 @@ def _product_json(product: Product) -> str:
     return shortened.model_dump_json()
 
 
+@dataclass(frozen=True)
+class MilvusOptions:
+    """Connection and index settings (see the MILVUS_* settings)."""
+
+    token: str = ""
+    db_name: str = ""
+    server_pem_path: str = ""
+    server_name: str = ""
+    index_type: Literal["FLAT", "HNSW", "IVF_FLAT"] = "FLAT"
+    hnsw_m: int = 16
+    hnsw_ef_construction: int = 200
+    hnsw_ef: int = 128
+    ivf_nlist: int = 1024
+    ivf_nprobe: int = 16
+    platform_cache_seconds: float = 30.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> MilvusOptions:
+        return cls(
+            token=settings.milvus_token,
+            db_name=settings.milvus_db,
+            server_pem_path=settings.milvus_server_pem_path,
+            server_name=settings.milvus_server_name,
+            index_type=settings.milvus_index_type,
+            hnsw_m=settings.milvus_hnsw_m,
+            hnsw_ef_construction=settings.milvus_hnsw_ef_construction,
+            hnsw_ef=settings.milvus_hnsw_ef,
+            ivf_nlist=settings.milvus_ivf_nlist,
+            ivf_nprobe=settings.milvus_ivf_nprobe,
+            platform_cache_seconds=settings.milvus_platform_cache_seconds,
+        )
+
+    def client_arguments(self) -> dict[str, str]:
+        """Keyword arguments of `MilvusClient` beyond the URI (only those that are set)."""
+        arguments = {
+            "token": self.token,
+            "db_name": self.db_name,
+            "server_pem_path": self.server_pem_path,
+            "server_name": self.server_name,
+        }
+        return {name: value for name, value in arguments.items() if value}
+
+    def index_params(self) -> dict[str, int]:
+        if self.index_type == "HNSW":
+            return {"M": self.hnsw_m, "efConstruction": self.hnsw_ef_construction}
+        if self.index_type == "IVF_FLAT":
+            return {"nlist": self.ivf_nlist}
+        return {}
+
+    def search_params(self, k: int) -> dict[str, int]:
+        if self.index_type == "HNSW":
+            return {"ef": max(self.hnsw_ef, k)}
+        if self.index_type == "IVF_FLAT":
+            return {"nprobe": self.ivf_nprobe}
+        return {}
+
+
 class MilvusIndex:
     """One Milvus collection per embedder; primary key = `Product.key`; metric IP."""
 
-    def __init__(self, uri: str, dim: int, *, collection: str = "products") -> None:
+    def __init__(
+        self,
+        uri: str,
+        dim: int,
+        *,
+        collection: str = "products",
+        options: MilvusOptions | None = None,
+    ) -> None:
         try:
-            from pymilvus import DataType, MilvusClient
+            from pymilvus import DataType, Function, FunctionType, MilvusClient
             from pymilvus.exceptions import MilvusException
         except ImportError as exc:
             raise ConfigurationError(_INSTALL_HINT) from exc
         self._uri = uri
         self._dim = dim
         self._collection = collection
+        self._options = options or MilvusOptions()
+        self._platforms: list[str] | None = None
+        self._platforms_at = 0.0
+        self._platforms_lock = threading.Lock()
+        self.full_text = False
+        """True when the collection has the BM25 `lexical` field (see the module doc)."""
         self._errors: tuple[type[BaseException], ...] = (MilvusException, ConnectionError, OSError)
         try:
-            self._client: Any = MilvusClient(uri)
+            self._client: Any = MilvusClient(uri, **self._options.client_arguments())
             if not self._client.has_collection(collection):
-                self._create(DataType)
+                self._create(DataType, Function(
+                    name="lexical_bm25",
+                    function_type=FunctionType.BM25,
+                    input_field_names=["lexical"],
+                    output_field_names=["lexical_sparse"],
+                ))  # fmt: skip
             else:
                 self._check_dim()
+            fields = self._client.describe_collection(collection).get("fields", [])
+            self.full_text = any(field.get("name") == "lexical" for field in fields)
             self._client.load_collection(collection)
         except self._errors as exc:
             raise StoreUnavailable(uri, str(exc)) from exc
 
-    def _create(self, data_type: Any) -> None:
+    def _create(self, data_type: Any, bm25: Any) -> None:
         schema = self._client.create_schema(auto_id=False, enable_dynamic_field=False)
         schema.add_field("key", data_type.VARCHAR, is_primary=True, max_length=512)
         schema.add_field("vector", data_type.FLOAT_VECTOR, dim=self._dim)
@@ -102,8 +215,25 @@ class MilvusIndex:
         schema.add_field("domain", data_type.VARCHAR, max_length=64)
         schema.add_field("in_stock", data_type.BOOL)
         schema.add_field("product", data_type.VARCHAR, max_length=65535)
+        schema.add_field(
+            "lexical",
+            data_type.VARCHAR,
+            max_length=65535,
+            enable_analyzer=True,
+            analyzer_params={"tokenizer": "standard"},
+        )
+        schema.add_field("lexical_sparse", data_type.SPARSE_FLOAT_VECTOR)
+        schema.add_function(bm25)
         params = self._client.prepare_index_params()
-        params.add_index(field_name="vector", index_type="FLAT", metric_type="IP")
+        params.add_index(
+            field_name="lexical_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25"
+        )
+        params.add_index(
+            field_name="vector",
+            index_type=self._options.index_type,
+            metric_type="IP",
+            params=self._options.index_params(),
+        )
         self._client.create_collection(self._collection, schema=schema, index_params=params)
 
     def _check_dim(self) -> None:
@@ -146,13 +276,13 @@ class MilvusIndex:
                 "domain": products[i].domain.value,
                 "in_stock": products[i].in_stock,
                 "product": _product_json(products[i]),
+                **({"lexical": _lexical_field(products[i])} if self.full_text else {}),
             }
             for key, i in latest.items()
         ]
         for start in range(0, len(rows), _BATCH):
             self._call("upsert", self._collection, rows[start : start + _BATCH])
-        if rows:
-            self._call("flush", self._collection)
+        self._forget_platforms()
 
     def delete(self, keys: Sequence[str]) -> int:
         unique = list(dict.fromkeys(keys))
@@ -162,7 +292,7 @@ class MilvusIndex:
         if not existing:
             return 0
         self._call("delete", self._collection, ids=[row["key"] for row in existing])
-        self._call("flush", self._collection)
+        self._forget_platforms()
         return len(existing)
 
     def count(self) -> int:
@@ -174,10 +304,25 @@ class MilvusIndex:
         return Product.model_validate_json(rows[0]["product"]) if rows else None
 
     def platforms(self) -> list[str]:
+        with self._platforms_lock:
+            fresh = time.monotonic() - self._platforms_at < self._options.platform_cache_seconds
+            if self._platforms is not None and fresh:
+                return list(self._platforms)
         found: set[str] = set()
         for batch in self._iterate(["platform"]):
             found.update(row["platform"] for row in batch)
-        return sorted(found)
+        with self._platforms_lock:
+            self._platforms, self._platforms_at = sorted(found), time.monotonic()
+            return list(self._platforms)
+
+    def reload(self) -> None:
+        # Vectors and products are read from the server on every call; only the platform
+        # list is held here.
+        self._forget_platforms()
+
+    def _forget_platforms(self) -> None:
+        with self._platforms_lock:
+            self._platforms = None
 
     def iter_products(self) -> Iterator[Product]:
         for batch in self._iterate(["product"]):
@@ -226,7 +371,8 @@ class MilvusIndex:
             limit=min(k, _MAX_LIMIT),
             filter=filter_expression(filters),
             output_fields=["product"],
-            search_params={"metric_type": "IP"},
+            anns_field="vector",
+            search_params={"metric_type": "IP", "params": self._options.search_params(k)},
         )
         return [
             IndexHit(
@@ -235,6 +381,29 @@ class MilvusIndex:
             )
             for hit in results[0]
         ]
+
+    def search_text(
+        self, query: str, k: int, filters: SearchFilters | None = None
+    ) -> list[tuple[Product, float]]:
+        """Top-k (product, BM25 score > 0) by Milvus' BM25 over the products' tokens."""
+        terms = lexical_terms(query)
+        if k <= 0 or not terms:
+            return []
+        results = self._call(
+            "search",
+            self._collection,
+            data=[terms],
+            limit=min(k, _MAX_LIMIT),
+            filter=filter_expression(filters),
+            output_fields=["product"],
+            anns_field="lexical_sparse",
+            search_params={"metric_type": "BM25"},
+        )
+        hits = [
+            (Product.model_validate_json(hit["entity"]["product"]), abs(float(hit["distance"])))
+            for hit in results[0]
+        ]
+        return [(product, score) for product, score in hits if score > 0]
 
     def close(self) -> None:
         try:

@@ -63,5 +63,8 @@ class NumpyIndex:
             for p, s in zip(positions, scores[best], strict=True)
         ]
 
+    def reload(self) -> None:
+        """Nothing durable to re-read: the rows exist only in this process."""
+
     def close(self) -> None:
         """Nothing to release."""
