@@ -70,17 +70,6 @@ def similarity_to(
     return {k: float(s) for k, s in zip(keys, np.asarray(scores), strict=True)}
 
 
-def _offer(product: Product) -> Offer:
-    return Offer(
-        platform=product.platform,
-        item_id=product.item_id,
-        price=product.price,
-        currency=product.currency,
-        price_base=product.price_base,
-        url=product.url,
-    )
-
-
 def referenced_picks(recall: RecallService, refs: Sequence[ShownItem]) -> list[Pick]:
     """The referenced items as picks, each carrying its in-stock offers (cheapest first)."""
     picks: list[Pick] = []
@@ -96,7 +85,7 @@ def referenced_picks(recall: RecallService, refs: Sequence[ShownItem]) -> list[P
             Pick(
                 candidate=Candidate(product=product, score=0.0),
                 rank_score=0.0,
-                offers=[_offer(p) for p in in_stock],
+                offers=[Offer.of(p) for p in in_stock],
             )
         )
     return picks
@@ -129,7 +118,7 @@ def _offer_fact(offer: Offer, to: str, settings: Settings, *, in_stock: bool = T
 
 def item_facts(pick: Pick, *, ordinal: int | None, currency: str, settings: Settings) -> ItemFacts:
     product = pick.candidate.product
-    offers = pick.offers or [_offer(product)]
+    offers = pick.offers or [Offer.of(product)]
     return ItemFacts(
         ordinal=ordinal,
         platform=product.platform,

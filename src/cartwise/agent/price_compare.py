@@ -36,6 +36,17 @@ class Offer(BaseModel):
     """In the base currency, for comparison."""
     url: str = ""
 
+    @classmethod
+    def of(cls, product: Product) -> Offer:
+        return cls(
+            platform=product.platform,
+            item_id=product.item_id,
+            price=product.price,
+            currency=product.currency,
+            price_base=product.price_base,
+            url=product.url,
+        )
+
 
 class PriceComparison(BaseModel):
     """One product listed on at least two platforms; offers cheapest first."""
@@ -92,17 +103,7 @@ def compare_prices(
         comparisons.append(
             PriceComparison(
                 title=offers[0].title,
-                offers=[
-                    Offer(
-                        platform=p.platform,
-                        item_id=p.item_id,
-                        price=p.price,
-                        currency=p.currency,
-                        price_base=p.price_base,
-                        url=p.url,
-                    )
-                    for p in offers
-                ],
+                offers=[Offer.of(p) for p in offers],
             )
         )
     return comparisons

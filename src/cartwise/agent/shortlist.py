@@ -17,15 +17,7 @@ from cartwise.memory.session_state import SortOrder
 
 
 def offer_of(pick: Pick) -> Offer:
-    product = pick.candidate.product
-    return Offer(
-        platform=product.platform,
-        item_id=product.item_id,
-        price=product.price,
-        currency=product.currency,
-        price_base=product.price_base,
-        url=product.url,
-    )
+    return Offer.of(pick.candidate.product)
 
 
 def distinct_models(ranked: Sequence[Pick]) -> list[Pick]:
