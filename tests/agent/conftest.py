@@ -92,7 +92,9 @@ def make_deps(settings: Settings) -> Iterator[DepsFactory]:
 
 
 def _in_slice(row: dict[str, Any]) -> bool:
-    """Headphones, shoes, and coats/jackets: what the conversations talk about."""
+    """Headphones, shoes, coats/jackets and raincoats: what the conversations talk about."""
+    if row.get("product_type") == "raincoat":
+        return True
     text = json.dumps(row, ensure_ascii=False).casefold()
     if any(word in text for word in ("耳机", "headphone", "earphone", "earbud")):
         return True

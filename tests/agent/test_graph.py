@@ -13,7 +13,7 @@ from ag_ui.core import BaseEvent, EventType
 
 from cartwise.agent.events import STAGES
 from cartwise.agent.run import run_agent
-from cartwise.errors import InvalidInput, NotFound
+from cartwise.errors import InvalidInput
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.item_search import user_profile
 from cartwise.recall.service import RecallService, SearchResponse
@@ -241,12 +241,13 @@ async def test_bad_messages_are_refused_before_anything_is_written(
     assert deps.sessions.threads("ann") == []
 
 
-async def test_someone_elses_thread_reads_as_not_found(make_deps: DepsFactory) -> None:
+async def test_thread_ids_belong_to_their_user(make_deps: DepsFactory) -> None:
     deps = make_deps(ScriptedEngine())
     await run_agent(deps, user="ann", thread="t1", message="headphones")
-    with pytest.raises(NotFound):
-        await run_agent(deps, user="eve", thread="t1", message="headphones")
+    await run_agent(deps, user="eve", thread="t1", message="headphones")
+    await run_agent(deps, user="eve", thread="t1", message="headphones")
     assert len(deps.sessions.messages("ann", "t1")) == 2
+    assert len(deps.sessions.messages("eve", "t1")) == 4
 
 
 async def test_the_request_domain_is_an_exact_filter(make_deps: DepsFactory) -> None:
