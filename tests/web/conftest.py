@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import shutil
 import socket
+import subprocess
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_
 
 from cartwise.api.main import create_app
 from cartwise.settings import Settings
+from tests.redis_cluster import free_port
 from tests.web.server import RunningServer, indexed_settings, start_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -59,29 +63,49 @@ def live_server(web_settings: Settings) -> Iterator[RunningServer]:
     server.stop()
 
 
-def _closed_port() -> int:
-    """A loopback port nobody listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+@dataclass
+class StoreOutage:
+    """The real app on a private redis-server that the test can stop."""
+
+    server: RunningServer
+    redis: subprocess.Popen[bytes]
+
+    def stop_redis(self) -> None:
+        self.redis.terminate()
+        self.redis.wait(timeout=20)
 
 
 @pytest.fixture
-def store_down_server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The real app configured for a Redis that is not running: accounts work, every
-    store-backed route answers 503."""
+def store_outage(tmp_path: Path) -> Iterator[StoreOutage]:
+    """The real app in Redis mode on a redis-server of its own: accounts live in Redis, so a
+    shopper signs in while it runs; once the test stops it every store-backed route answers
+    503."""
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
         cartwise_home=tmp_path / "home",
         embedder="hashing:256",
         store_backend="redis",
-        redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+        redis_url=f"redis://127.0.0.1:{port}/0",
         auth_secret="web-test-secret-" + "x" * 32,  # Redis mode needs an explicit one
     )
     server = start_server(create_app(settings))
-    yield server
+    outage = StoreOutage(server=server, redis=redis)
+    yield outage
     server.stop()
+    if redis.poll() is None:
+        outage.stop_redis()
 
 
 def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterator[Page]:

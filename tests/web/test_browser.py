@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.web.conftest import DESKTOP, PHONE
+from tests.web.conftest import DESKTOP, PHONE, StoreOutage
 from tests.web.server import RunningServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -259,11 +259,11 @@ def test_undo_and_keyboard_use_of_the_memory_panel(
     expect(page.locator("#memory-panel .pref-chip")).to_have_count(0)
 
 
-def test_a_store_outage_is_shown_with_retry(
-    zh_page: Page, store_down_server: RunningServer
-) -> None:
+def test_a_store_outage_is_shown_with_retry(zh_page: Page, store_outage: StoreOutage) -> None:
     page = zh_page
-    register(page, store_down_server)
+    register(page, store_outage.server)
+    store_outage.stop_redis()
+    page.reload()
     expect(page.locator("#memory-panel .error-box")).to_contain_text("HTTP 503")
     expect(page.locator("#memory-panel .error-box .retry")).to_be_visible()
     page.locator("#tab-session").click()
