@@ -123,6 +123,8 @@ def test_only_http_urls_survive_ingest(
         ("x1", "javascript:alert(document.cookie)", "https://img.example/x1.jpg"),
         ("x2", " JavaScript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>"),
         ("x3", "https://shop.example/x3", "http://img.example/x3.jpg"),
+        ("x4", "/products/x4", "/images/desk_lamp/black.svg"),
+        ("x5", "https://shop.example/x5", "//evil.example/x5.svg"),
     ]
     source.write_text(
         "\n".join(
@@ -137,8 +139,11 @@ def test_only_http_urls_survive_ingest(
     report = ingest_file(
         source, settings=settings, service=service, embedder=embedder, progress=False
     )
-    assert report.ingested == 3
+    assert report.ingested == 5
     stored = {item: service.get(f"native:{item}") for item, _, _ in rows}
     assert (stored["x1"].url, stored["x1"].image_url) == ("", "https://img.example/x1.jpg")  # type: ignore[union-attr]
     assert (stored["x2"].url, stored["x2"].image_url) == ("", "")  # type: ignore[union-attr]
     assert stored["x3"].url == "https://shop.example/x3"  # type: ignore[union-attr]
+    # A picture the app draws itself is a path on its own site; a link never is.
+    assert (stored["x4"].url, stored["x4"].image_url) == ("", "/images/desk_lamp/black.svg")  # type: ignore[union-attr]
+    assert stored["x5"].image_url == ""  # type: ignore[union-attr]

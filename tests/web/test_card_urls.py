@@ -41,3 +41,33 @@ def test_only_http_urls_become_links() -> None:
         check=True,
     )
     assert json.loads(result.stdout.strip().splitlines()[-1]) == list(CASES.values())
+
+
+IMAGE_CASES = {
+    "/images/bookshelf/brown.svg": "/images/bookshelf/brown.svg",
+    "https://cdn.example/a.png": "https://cdn.example/a.png",
+    "//evil.example/x.svg": None,
+    "/\\evil.example/x.svg": None,
+    "javascript:alert(1)": None,
+    "/images/x.svg onerror=alert(1)": None,
+    "": None,
+}
+
+
+def test_image_sources_are_site_paths_or_http_urls() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = (
+        f"const {{ imageUrl }} = await import({json.dumps((STATIC_DIR / 'dom.js').as_uri())});"
+        f"const cases = {json.dumps(list(IMAGE_CASES))};"
+        "console.log(JSON.stringify(cases.map((url) => imageUrl(url))));"
+    )
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == list(IMAGE_CASES.values())

@@ -21,6 +21,16 @@ def safe_web_url(value: str) -> str:
     return value if WEB_URL.fullmatch(value) and value.isprintable() else ""
 
 
+SITE_PATH = re.compile(r"^/(?![/\\])[\w\-./]*$", re.ASCII)
+"""A path on the app's own site (the pictograms under /images/): no scheme, no `//host`."""
+
+
+def safe_image_url(value: str) -> str:
+    """An image source: a path on the app's own site or what `safe_web_url` accepts."""
+    value = value.strip()
+    return value if SITE_PATH.fullmatch(value) else safe_web_url(value)
+
+
 class Domain(StrEnum):
     """Normalized top-level product domains (best effort; `other` when unknown).
 
@@ -89,10 +99,15 @@ class Product(BaseModel):
             raise InvalidInput(f"invalid platform id {value!r}: lowercase letters, digits, - or _")
         return value
 
-    @field_validator("url", "image_url")
+    @field_validator("url")
     @classmethod
     def _web_urls_only(cls, value: str) -> str:
         return safe_web_url(value)
+
+    @field_validator("image_url")
+    @classmethod
+    def _image_sources_only(cls, value: str) -> str:
+        return safe_image_url(value)
 
     @field_validator("item_id", "title")
     @classmethod

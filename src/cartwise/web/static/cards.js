@@ -1,6 +1,6 @@
 // Product cards grouped by platform, the price-compare table, and the personalization badge,
 // all rendered from the turn's STATE_SNAPSHOT / CUSTOM events.
-import { h, platformHue, platformName, webUrl } from "./dom.js";
+import { h, imageUrl, platformHue, platformName, webUrl } from "./dom.js";
 import { formatMoney, lang, t } from "./i18n.js";
 
 const BAG_ICON =
@@ -22,7 +22,7 @@ function placeholder(product) {
 }
 
 function productImage(product) {
-  const src = webUrl(product.image_url);
+  const src = imageUrl(product.image_url);
   if (!src) return placeholder(product);
   const img = h("img", { class: "card-image", src, alt: product.title, loading: "lazy" });
   // A broken link gets the same placeholder as a missing one instead of a torn-image icon.

@@ -69,6 +69,13 @@ export function platformHue(platform) {
   return hash;
 }
 
+/** An image source: a path on this site (the app draws product pictograms under /images/)
+ * or what `webUrl` accepts; never a protocol-relative `//host` or another scheme. */
+export function imageUrl(url) {
+  if (typeof url === "string" && /^\/(?![\/\\])[\w\-./]*$/.test(url.trim())) return url.trim();
+  return webUrl(url);
+}
+
 /** `url` when it is an absolute http(s) URL, else null: a `javascript:` (or any other
  * scheme) from a catalog never becomes a link or an image source. */
 export function webUrl(url) {
