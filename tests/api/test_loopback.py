@@ -17,7 +17,10 @@ from tests.doubles import ScriptedAgent
 
 
 def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> None:
-    app = create_app(api_settings, stores, runner=ScriptedAgent())
+    # A small body limit: the server answers 413 before reading the body and closes, so an
+    # oversized body of megabytes can be cut off mid-send (connection reset) under load.
+    settings = api_settings.model_copy(update={"max_agent_request_bytes": 4096})
+    app = create_app(settings, stores, runner=ScriptedAgent())
     with serving_in_thread(app) as base_url, httpx.Client(base_url=base_url, timeout=30) as client:
         assert base_url.startswith("http://127.0.0.1:")
         assert client.get("/readyz").status_code == 200
@@ -33,7 +36,7 @@ def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> N
         assert [e["slug"] for e in memory] == ["wood"]
         too_big = client.post(
             "/api/agent",
-            content=b"x" * (api_settings.max_agent_request_bytes + 10),
+            content=b"x" * (settings.max_agent_request_bytes + 10),
             headers={**headers, "Content-Type": "application/json"},
         )
         assert too_big.status_code == 413

@@ -20,7 +20,7 @@ from tests.agent.conftest import small_catalog
 
 TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "rejected",
-    "questions", "catalog_gap", "dialogue", "memory", "timings",
+    "questions", "catalog_gap", "dialogue", "demoted", "recipient", "memory", "timings",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
