@@ -35,7 +35,7 @@ def _recipient(value: str) -> str:
     return check_recipient(value)
 
 
-@router.get("")
+@router.get("", responses=responses(422))
 def list_memory(
     user: CurrentUser,
     preferences: PreferencesDep,
