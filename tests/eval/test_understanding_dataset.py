@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cartwise.errors import InvalidInput
-from cartwise.eval.prefeval_labels import load_labels, prefeval_correctness
+from cartwise.eval.statement_labels import load_labels, prefeval_correctness
 from cartwise.eval.understanding_coverage import budget_coverage, webshop_budget_coverage
 from cartwise.eval.understanding_dataset import DevCase, load_dev_set, score
 from cartwise.memory.session_state import SessionPrefState
@@ -144,7 +144,7 @@ def test_prefeval_curator_precision_and_recall_on_hand_labels(
     assert scores.recall >= 0.80, scores.misses
 
 
-def test_prefeval_labels_are_references_only() -> None:
+def test_statement_labels_are_references_only() -> None:
     """The labels never carry PrefEval's text (CC BY-NC data stays in ../shared/data)."""
     labels = load_labels()
     assert len(labels) >= 200
@@ -154,7 +154,7 @@ def test_prefeval_labels_are_references_only() -> None:
 
 
 def test_prefeval_scorer_counts_precision_recall_and_wrong_stores(rules: RulesEngine) -> None:
-    from cartwise.eval.prefeval_labels import LabelledStatement, score_prefeval
+    from cartwise.eval.statement_labels import LabelledStatement, score_prefeval
 
     labels = [
         LabelledStatement(

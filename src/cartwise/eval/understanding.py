@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-from cartwise.eval.prefeval_labels import PrefEvalScores, prefeval_correctness
+from cartwise.eval.statement_labels import PrefEvalScores, prefeval_correctness
 from cartwise.eval.understanding_coverage import Coverage, webshop_budget_coverage
 from cartwise.eval.understanding_dataset import (
     DevCase,

@@ -3,7 +3,7 @@
 - WebShop (`nlu/webshop/human_goals.json`): instructions that state a price ceiling
   ("... and price lower than 40.00 dollars") → is that ceiling parsed exactly (budget_max and
   USD)? An instruction states a price when it matches `PRICE_CEILING`.
-PrefEval is scored for correctness against hand labels in `prefeval_labels`.
+PrefEval is scored for correctness against hand labels in `statement_labels`.
 """
 
 from __future__ import annotations

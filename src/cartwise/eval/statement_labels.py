@@ -1,7 +1,7 @@
 """PrefEval correctness: what the curator stores for hand-labelled PrefEval statements.
 
 The statements stay in `../shared/data/memory/prefeval_explicit` (CC BY-NC, never copied
-into the repository); `eval/data/prefeval_labels.jsonl` holds only references and labels,
+into the repository); `eval/data/statement_labels.jsonl` holds only references and labels,
 one line per statement:
 
     {"file": "shop_fashion.json", "index": 0,
@@ -34,7 +34,7 @@ from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.understanding.base import CuratorTurn, Engine
 
-LABELS = "prefeval_labels.jsonl"
+LABELS = "statement_labels.jsonl"
 MISSES_KEPT = 40
 
 
