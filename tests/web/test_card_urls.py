@@ -24,14 +24,15 @@ CASES = {
 }
 
 
-def test_only_http_urls_become_links() -> None:
+def guard_results(function: str, cases: list[str]) -> list[str | None]:
+    """What `function` of dom.js makes of each case, run in node."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     script = (
-        f"const {{ webUrl }} = await import({json.dumps((STATIC_DIR / 'dom.js').as_uri())});"
-        f"const cases = {json.dumps(list(CASES))};"
-        "console.log(JSON.stringify(cases.map((url) => webUrl(url))));"
+        f"const {{ {function} }} = await import({json.dumps((STATIC_DIR / 'dom.js').as_uri())});"
+        f"const cases = {json.dumps(cases)};"
+        f"console.log(JSON.stringify(cases.map((url) => {function}(url))));"
     )
     result = subprocess.run(
         [node, "--input-type=module", "-e", script],
@@ -40,7 +41,12 @@ def test_only_http_urls_become_links() -> None:
         timeout=60,
         check=True,
     )
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == list(CASES.values())
+    parsed: list[str | None] = json.loads(result.stdout.strip().splitlines()[-1])
+    return parsed
+
+
+def test_only_http_urls_become_links() -> None:
+    assert guard_results("webUrl", list(CASES)) == list(CASES.values())
 
 
 IMAGE_CASES = {
@@ -55,19 +61,4 @@ IMAGE_CASES = {
 
 
 def test_image_sources_are_site_paths_or_http_urls() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    script = (
-        f"const {{ imageUrl }} = await import({json.dumps((STATIC_DIR / 'dom.js').as_uri())});"
-        f"const cases = {json.dumps(list(IMAGE_CASES))};"
-        "console.log(JSON.stringify(cases.map((url) => imageUrl(url))));"
-    )
-    result = subprocess.run(
-        [node, "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == list(IMAGE_CASES.values())
+    assert guard_results("imageUrl", list(IMAGE_CASES)) == list(IMAGE_CASES.values())
