@@ -26,7 +26,7 @@ from cartwise.memory.session_state import (
     SessionPrefState,
     ShownItem,
 )
-from cartwise.memory.store import Polarity
+from cartwise.memory.store import Polarity, Strength
 from cartwise.text import fold
 from cartwise.understanding.base import (
     Followup,
@@ -141,12 +141,13 @@ def step_size(size: str, step: int) -> str:
 
 
 def message_exclusions(plan: PlannerOutput) -> dict[str, list[str]]:
-    """Dislikes said in this message, as request-scoped exclusions of the search."""
+    """Hard dislikes said in this message, as request-scoped exclusions of the search. A soft
+    one ("not a fan of X") only demotes: the profile stage ranks it lower, never filters."""
     said: list[StatedPreference | SessionConstraint] = [*plan.stated, *plan.constraints]
     return {
         item.slug: slug_terms(item.slug, item.keywords)
         for item in said
-        if item.polarity is Polarity.DISLIKE
+        if item.polarity is Polarity.DISLIKE and item.strength is Strength.HARD
     }
 
 
