@@ -25,9 +25,26 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SIGNIFICANT = 6
 
 
+_KEY_UNIT = re.compile(r"_(l|ml|kg|g|w|in|gb|tb|cm|mm|m|mah|hz|mp)$", re.IGNORECASE)
+_COUNT_KEY = re.compile(r"^(?:pieces|count|pack(?:_size)?|件数|数量)$", re.IGNORECASE)
+_BARE = re.compile(r"^\s*\d+(?:\.\d+)?(?:\s*x\s*\d+(?:\.\d+)?)*\s*$", re.IGNORECASE)
+
+
+def _with_unit(key: str, value: str) -> str:
+    """A bare number under a key that names its unit ("capacity_l": "15") as "15 l";
+    "dimensions_cm": "100x60x75" as "100 cm x 60 cm x 75 cm"."""
+    if not _BARE.match(value):
+        return value
+    unit = _KEY_UNIT.search(key)
+    if unit:
+        return " x ".join(f"{n.strip()} {unit.group(1)}" for n in value.lower().split("x"))
+    return f"{value.strip()} pcs" if _COUNT_KEY.match(key) else value
+
+
 def _segment(key: str, values: Iterable[str]) -> str:
     """An attribute as text the scanner reads with its key as context ("内存: 16GB")."""
-    return f"{_KEY_WORDS.sub(' ', key)}: {', '.join(values)}"
+    stated = ", ".join(_with_unit(key, value) for value in values)
+    return f"{_KEY_WORDS.sub(' ', key)}: {stated}"
 
 
 def _collect(
@@ -71,32 +88,39 @@ def extract_listing_specs(
         # A brand is no spec: "Green Cell" or "Red Dragon" must not colour the listing.
         title = re.sub(re.escape(brand.strip()), " ", title, flags=re.IGNORECASE)
     colour_keys = {k for k in attributes if _COLOUR_KEY.search(k)}
-    segments = [normalize(title)] + [
-        normalize(_segment(key, values))
-        for key, values in attributes.items()
-        if key not in colour_keys and values
-    ]
-    context = " | ".join(segments)
+    # One text for the whole listing: the scanner is paid per call, and " | " keeps the
+    # attribute values apart.
+    text = " | ".join(
+        [normalize(title)]
+        + [
+            normalize(_segment(key, values))
+            for key, values in attributes.items()
+            if key not in colour_keys and values
+        ]
+    )
     numbers: dict[str, list[float]] = {}
     labels: dict[str, list[str]] = {}
-    for segment in segments:
-        _collect(scan_quantities(segment, context=context), segment, numbers, labels)
-    colours = _colour_values(attributes)
+    _collect(scan_quantities(text), text, numbers, labels)
+    colours = labels.get("color_family", [])
+    colours += [c for c in _colour_values(attributes) if c not in colours]
     if colours:
         labels["color_family"] = colours
     if description:
-        text = normalize(_TAG.sub(" ", description))
+        described = normalize(_TAG.sub(" ", description))
         extra_numbers: dict[str, list[float]] = {}
         extra_labels: dict[str, list[str]] = {}
         _collect(
-            scan_quantities(text, context=context + " | " + text), text, extra_numbers, extra_labels
+            scan_quantities(described, context=text + " | " + described),
+            described,
+            extra_numbers,
+            extra_labels,
         )
         for attribute, values in extra_numbers.items():
             numbers.setdefault(attribute, values)
         for attribute, label_values in extra_labels.items():
             labels.setdefault(attribute, label_values)
     if "socket" not in labels:
-        sockets = inferred_sockets(context)
+        sockets = inferred_sockets(text)
         if sockets:
             labels["socket"] = sockets
     return ProductSpecs(numbers=numbers, labels=labels)

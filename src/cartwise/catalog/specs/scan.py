@@ -16,13 +16,13 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from cartwise.catalog.specs.units import UNIT_PATTERN, Family, factor, unit_of
+from cartwise.catalog.specs.units import UNIT_END, UNIT_PATTERN, Family, factor, unit_of
 from cartwise.text import narrow
 
 NUMBER = r"(?<![A-Za-z0-9_./])(\d+(?:\.\d+)?)"
 """A plain decimal not glued to a model name ("B650M", "RTX3050") or a fraction ("1/2")."""
 
-_QUANTITY = re.compile(NUMBER + r"\s*-?\s*(?:" + UNIT_PATTERN + r")(?![a-z0-9])", re.IGNORECASE)
+_QUANTITY = re.compile(NUMBER + r"\s*-?\s*" + UNIT_PATTERN + UNIT_END, re.IGNORECASE)
 
 _ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
 _ZH_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
@@ -33,6 +33,8 @@ _ZH_NUMERAL = re.compile(
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*万(?!像素)")
 _THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}),(\d{3})(?![\d,])")
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?=\s*[a-zA-Z\u4e00-\u9fff\"])")
+
+_DIGIT = re.compile(r"\d")
 
 MAX_VALUE = 1e12
 """Larger numbers are noise (serials, phone numbers), never a spec."""
@@ -162,6 +164,7 @@ _PACK = re.compile(
     r"\b(twin|dual)[\s-]pack\b",
     _I,
 )
+_PACK_MARKERS = ("pack", "pk", "count", "ct", "pc", "piece", " of ", "装", "套")
 _DDR_RATE = re.compile(r"\b(?:lp)?ddr\d[x]?-(\d{4})\b", _I)
 
 _PIXELS_OF = {
@@ -221,25 +224,35 @@ def _inch(
         scan.add("length", value * factor("inch", "length"), match)
 
 
+def _resolution_words(scan: Scan, text: str) -> None:
+    for m in _RESOLUTION_WORDS.finditer(text):
+        if scan.free(*m.span()):
+            key = (m.group(1) or m.group(2)).lower().replace(" ", "")
+            scan.add("resolution", float(_PIXELS_OF_WORD[key]), m)
+            scan.taken.append(m.span())
+
+
 def _special_forms(scan: Scan, text: str) -> None:
     """Forms whose meaning is more than number + unit: R/W pairs, kits, phone memory+storage,
     resolutions, slots, pack counts, DDR rates. Their spans are taken before the generic
-    quantity pass."""
-    for m in _RW_PAIR.finditer(text):
+    quantity pass. Each form is only searched for when its marker occurs: a substring test
+    costs nanoseconds, a regex pass microseconds, and ingest parses every offer."""
+    lowered = text.lower()
+    for m in _RW_PAIR.finditer(text) if "/s" in lowered else ():
         scale = 1000.0 if m.group(3).lower() == "gb/s" else 1.0
         scan.add("read_speed", float(m.group(1)) * scale, m, 1)
         scan.add("write_speed", float(m.group(2)) * scale, m, 2)
         scan.taken.append(m.span())
-    for m in _PLUS_PAIR.finditer(text):
+    for m in _PLUS_PAIR.finditer(text) if "+" in text else ():
         unit = m.group(3).lower()
         scale = 1000.0 if unit.startswith("t") else 1.0
         scan.add("memory", float(m.group(1)), m, 1)
         scan.add("storage", float(m.group(2)) * scale, m, 2)
         scan.taken.append(m.span())
-    for m in _KIT.finditer(text):
+    for m in _KIT.finditer(text) if "x" in lowered else ():
         scan.add("pack_count", float(m.group(1)), m, 1)
         scan.taken.append(m.span())
-    for m in _PIXELS.finditer(text):
+    for m in _PIXELS.finditer(text) if "x" in lowered else ():
         width, height = float(m.group(1)), float(m.group(2))
         if 100 <= width <= 20000 and height >= 100:
             scan.add("resolution", width * height, m)
@@ -247,22 +260,21 @@ def _special_forms(scan: Scan, text: str) -> None:
     for m in _LINES.finditer(text):
         scan.add("resolution", float(_PIXELS_OF[m.group(1)]), m)
         scan.taken.append(m.span())
-    for m in _RESOLUTION_WORDS.finditer(text):
-        key = (m.group(1) or m.group(2)).lower().replace(" ", "")
-        scan.add("resolution", float(_PIXELS_OF_WORD[key]), m)
-        scan.taken.append(m.span())
-    for pattern in (_SLOTS, _SLOTS_BOARD):
+    _resolution_words(scan, text)
+    slot_forms = [_SLOTS] if "slot" in lowered or "插槽" in text else []
+    slot_forms += [_SLOTS_BOARD] if "ddr" in lowered else []
+    for pattern in slot_forms:
         for m in pattern.finditer(text):
             if scan.free(*m.span()):
                 scan.add("memory_slots", float(m.group(1)), m, 1)
                 scan.taken.append(m.span(1))
-    for m in _PACK.finditer(text):
+    for m in _PACK.finditer(text) if any(w in lowered for w in _PACK_MARKERS) else ():
         if not scan.free(*m.span()):
             continue
         count = next((g for g in m.groups()[:4] if g), None)
         scan.add("pack_count", float(count) if count else 2.0, m)
         scan.taken.append(m.span())
-    for m in _DDR_RATE.finditer(text):
+    for m in _DDR_RATE.finditer(text) if "ddr" in lowered else ():
         scan.add("frequency", float(m.group(1)), m, 1)
         scan.taken.append(m.span(1))
 
@@ -277,11 +289,17 @@ def scan_quantities(text: str, *, context: str = "", screen_default: bool = Fals
     suitcase, 24 in. shelf) is a length."""
     context = context or text
     scan = Scan()
+    if not _DIGIT.search(text):
+        _resolution_words(scan, text)  # "UHD", "Full HD": the only specs without a digit
+        return scan
     _special_forms(scan, text)
     for m in _QUANTITY.finditer(text):
         if not scan.free(*m.span()):
             continue
-        family, unit = unit_of(m)
+        found = unit_of(m)
+        if found is None:
+            continue
+        family, unit = found
         value = float(m.group(1))
         _add_quantity(scan, text, m, family, unit, value, context, screen_default)
     return scan
