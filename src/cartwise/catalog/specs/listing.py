@@ -20,6 +20,10 @@ from cartwise.catalog.specs.vocabulary import (
 
 _TAG = re.compile(r"<[^>]+>")
 _COLOUR_KEY = re.compile(r"colou?r|颜色", re.IGNORECASE)
+_BRAND_KEY = re.compile(r"brand|manufacturer|maker|品牌|生产企业|厂家|厂商", re.IGNORECASE)
+"""Keys whose values name a company ("Golden Field/金河田"), never a spec."""
+_PIXEL_KEY = re.compile(r"像素|megapixel|camera", re.IGNORECASE)
+_BARE_WAN = re.compile(r"(\d+(?:\.\d+)?)万(?!像素)")
 _KEY_WORDS = re.compile(r"[_\s]+")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SIGNIFICANT = 6
@@ -44,6 +48,8 @@ def _with_unit(key: str, value: str) -> str:
 def _segment(key: str, values: Iterable[str]) -> str:
     """An attribute as text the scanner reads with its key as context ("内存: 16GB")."""
     stated = ", ".join(_with_unit(key, value) for value in values)
+    if _PIXEL_KEY.search(key):
+        stated = _BARE_WAN.sub(r"\1万像素", stated)  # "像素: 主摄6400万+广角800万"
     return f"{_KEY_WORDS.sub(' ', key)}: {stated}"
 
 
@@ -95,7 +101,7 @@ def extract_listing_specs(
         + [
             normalize(_segment(key, values))
             for key, values in attributes.items()
-            if key not in colour_keys and values
+            if key not in colour_keys and values and not _BRAND_KEY.search(key)
         ]
     )
     numbers: dict[str, list[float]] = {}

@@ -60,6 +60,7 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
     (r"cm", "length", "cm"),
     (r"mm", "length", "mm"),
     (r"m", "length", "m"),
+    (r"cu\.?\s*ft\.?|cubic\s+f(?:oo|ee)t", "volume", "cubic_foot"),
     (r"ft\.?|feet|foot|-foot", "length", "ft"),
     (r"米", "length", "m"),
     (r"厘米|公分", "length", "cm"),
@@ -79,10 +80,12 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
     (r"ml", "volume", "mL"),
     (r"l", "volume", "L"),
     (r"升", "volume", "L"),
+    (r"gal\.?|gallons?", "volume", "gallon"),
     (r"毫升", "volume", "mL"),
     # battery
     (r"mah", "battery", "mA*h"),
     (r"毫安时?", "battery", "mA*h"),
+    (r"ah|amp\s+hours?", "battery", "A*h"),
     # power
     (r"kw|kilowatts?", "power", "kW"),
     (r"w|watts?", "power", "W"),
@@ -97,6 +100,7 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
     (r"mp|megapixels?|mega\s?pixels?", "camera", "MP"),
     (r"万像素", "camera", "wan_pixel"),
     (r"百万像素", "camera", "MP"),
+    (r"像素", "camera", "count"),  # "1亿像素" arrives as 100000000像素
     # weight
     (r"kg|kilograms?|kgs", "weight", "kg"),
     (r"(?-i:g)|grams?|gr", "weight", "g"),
@@ -130,8 +134,9 @@ UNIT_PATTERN = "(?P<unit>" + "|".join(f"(?:{pattern})" for pattern, _, _ in UNIT
 """Any unit word, captured as `unit`. One plain alternation: a group per unit would make the
 scan an order of magnitude slower in `re`."""
 
-UNIT_END = r"(?![a-z0-9])"
-"""A unit word ends where a word would: "3 min" is no metre, "5 wires" no watt."""
+UNIT_END = r"(?![a-wyz0-9])(?!x[a-z])"
+"""A unit word ends where a word would: "3 min" is no metre, "5 wires" no watt; an "x"
+may follow as a dimension separator ("2寸x3寸", "16GBx2")."""
 
 _EACH_UNIT = [
     (re.compile(f"(?:{pattern}){UNIT_END}", re.IGNORECASE), family, unit)

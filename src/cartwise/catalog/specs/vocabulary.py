@@ -11,6 +11,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+_I = re.IGNORECASE | re.ASCII
+"""ASCII word boundaries: in "的HDMI线" or "LGA1700接口" a Chinese character is no word
+character, so `\bhdmi\b` must match there."""
+
 SOCKETS: list[tuple[str, str]] = [
     (r"\bam5\b", "am5"),
     (r"\bam4\b", "am4"),
@@ -29,7 +33,7 @@ SOCKETS: list[tuple[str, str]] = [
 ]
 """CPU sockets. Bare Intel socket numbers ("Intel Z790, 1700") are read by `INTEL_BARE`."""
 
-INTEL_BARE = re.compile(r"(?<![\w.])(1851|1700|1200|1151|1150|1155|2066)(?![\w.])")
+INTEL_BARE = re.compile(r"(?<![\w.])(1851|1700|1200|1151|1150|1155|2066)(?![\w.])", re.ASCII)
 """A bare socket number, trusted only in text that names Intel and a board or cooler."""
 
 CHIPSET_SOCKETS: list[tuple[str, str]] = [
@@ -48,7 +52,7 @@ MEMORY_TYPES: list[tuple[str, str]] = [
     (r"\blpddr4x\b", "lpddr4x"),
     (r"\blpddr4\b", "lpddr4"),
     (r"\bg?ddr7\b", "gddr7"),
-    (r"\bgddr6x\b", "gddr6x"),
+    (r"\bg?ddr6x\b", "gddr6x"),
     (r"\bg?ddr6\b", "gddr6"),  # GPU listings write "8GB DDR6"; no DDR6 system memory exists
     (r"\bgddr5x?\b", "gddr5"),
     (r"\bddr5\b|\bpc5-\d", "ddr5"),
@@ -69,7 +73,8 @@ INTERFACES: list[tuple[str, str]] = [
         "usb-a",
     ),
     (
-        r"\blightning\s*(?:cable|connector|port|adapter|to\b|接口|数据线)|\bto\s+lightning\b",
+        r"\blightning\s*(?:cable|connector|port|adapter|to\b|接口|数据线)|\bto\s+lightning\b|"
+        r"\bapple\s+lightning\b|(?:接口|interface|connector)[^|]{0,12}?\blightning\b",
         "lightning",
     ),
     (r"\bsata\s?(?:iii|3|ii|2)?\b", "sata"),
@@ -94,6 +99,7 @@ COLOURS_EN: list[tuple[str, str]] = [
     (r"\brose\s?gold\b|\bchampagne\b|\bgold(?:en)?\b|\bsilver\b|\bchrome\b", "metallic"),
     (r"\bmetallic\b|\bgun\s?metal\b|\btitanium\b|\bplatinum\s?(?:grey|gray|silver)\b", "metallic"),
     (r"\boff[\s-]?white\b|\bwhite\b|\bivory\b|\bsnow\b", "white"),
+    (r"\b(?:charcoal|jet|space|midnight|matte?)\s+black\b", "black"),
     (r"\bblack\b|\bjet\b|\bonyx\b|\bmidnight\s?black\b", "black"),
     (r"\bgr[ae]y\b|\bgraphite\b|\bcharcoal\b|\bslate\b|\bspace\s?gr[ae]y\b", "grey"),
     (r"\bnavy\b|\bblue\b|\bcyan\b|\bturquoise\b|\bteal\b|\bcobalt\b|\bdenim\b", "blue"),
@@ -103,7 +109,10 @@ COLOURS_EN: list[tuple[str, str]] = [
     (r"\borange\b|\bcoral\b|\bpeach\b|\btangerine\b", "orange"),
     (r"\bpurple\b|\bviolet\b|\blavender\b|\blilac\b|\bplum\b", "purple"),
     (r"\bpink\b|\bfuchsia\b|\bmagenta\b|\brose\b|\bblush\b", "pink"),
-    (r"\bbrown\b|\bchocolate\b|\bcoffee\b|\bcamel\b|\btan\b|\bwalnut\b|\bbronze\b", "brown"),
+    (
+        r"\bbrown\b|\bchocolate\b|\bcoffee\b|\bcamel\b|\btan\b|\bwalnut\b|\boak\b|\bbronze\b",
+        "brown",
+    ),
     (r"\bbeige\b|\bcream\b|\bkhaki\b|\bsand\b|\bnude\b|\btaupe\b", "beige"),
 ]
 """Colour words → the 13 families a shopper filters on ("metallic" covers silver and gold)."""
@@ -161,8 +170,8 @@ class _Table:
 def _table(table: list[tuple[str, str]], markers: tuple[str, ...] = ()) -> _Table:
     combined = "|".join(f"(?:{spelling})" for spelling, _ in table)
     return _Table(
-        re.compile(combined, re.IGNORECASE),
-        [(re.compile(spelling, re.IGNORECASE), value) for spelling, value in table],
+        re.compile(combined, _I),
+        [(re.compile(spelling, _I), value) for spelling, value in table],
         markers,
     )
 
@@ -172,19 +181,21 @@ _TABLES: dict[str, _Table] = {
     "memory_type": _table(MEMORY_TYPES, ("ddr", "pc")),
     "interface": _table(
         INTERFACES,
-        ("hdmi", "display", "dp", "usb", "type", "thunderbolt", "tb", "雷电", "lightning")
-        + ("sata", "nvme", "pci", "m.2", "vga", "dvi"),
+        (
+            *("hdmi", "display", "dp", "usb", "type", "thunderbolt", "tb", "雷电"),
+            *("lightning", "sata", "nvme", "pci", "m.2", "vga", "dvi"),
+        ),
     ),
     "form_factor": _table(FORM_FACTORS, ("atx", "itx")),
     "color_family": _table(COLOURS_EN),
 }
 _COLOURS_ZH = [(re.compile(pattern), value) for pattern, value in COLOURS_ZH]
-_CHIPSETS = [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in CHIPSET_SOCKETS]
-_ANY_CHIPSET = re.compile(r"\b[abhqwxz][1-9]\d0", re.IGNORECASE)
-_INTEL = re.compile(r"\bintel\b|英特尔", re.IGNORECASE)
+_CHIPSETS = [(re.compile(pattern, _I), value) for pattern, value in CHIPSET_SOCKETS]
+_ANY_CHIPSET = re.compile(r"\b[abhqwxz][1-9]\d0", _I)
+_INTEL = re.compile(r"\bintel\b|英特尔", _I)
 _BOARD_OR_COOLER = re.compile(
     r"motherboard|mainboard|主板|cooler|heatsink|散热|socket|\b[zbhq][4-8]\d0\b|\bcpu\b",
-    re.IGNORECASE,
+    _I,
 )
 
 
