@@ -346,7 +346,9 @@ def _time_listings(parse: Callable[[ListingText], object], texts: Sequence[Listi
     return (time.perf_counter() - start) / max(1, len(texts)) * 1e6
 
 
-def evaluate_specs(catalogs: Path, *, splits: Sequence[Split] = SPLITS) -> SpecsReport:
+def evaluate_specs(
+    catalogs: Path, *, splits: Sequence[Split] = SPLITS, timed_listings: int | None = None
+) -> SpecsReport:
     """Both parsers on the chosen splits; listings from the shared catalogs skip when absent."""
     report = SpecsReport()
     quantulum = quantulum_listing_parser()
@@ -368,7 +370,7 @@ def evaluate_specs(catalogs: Path, *, splits: Sequence[Split] = SPLITS) -> Specs
                 score_listings(split, labels, texts, quantulum, numbers_only=True)
             )
         report.requests.append(score_requests(f"requests {split}", load_request_labels(split)))
-    demo = list(demo_listings().values())
+    demo = list(demo_listings().values())[:timed_listings]
     report.per_listing_us = _time_listings(own_listing_parser, demo)
     report.timed_listings = len(demo)
     if quantulum is not None:

@@ -77,7 +77,7 @@ def _colour_values(attributes: Mapping[str, list[str]]) -> list[str]:
             text = normalize(value)
             found = zh_colour_families(text) if _HAN.search(text) else []
             found += [h.value for h in label_hits(text.lower(), ("color_family",))]
-            families += [f for f in found if f not in families]
+            families += [f for f in dict.fromkeys(found) if f not in families]
     return families
 
 

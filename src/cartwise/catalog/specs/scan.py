@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from cartwise.catalog.specs.units import UNIT_END, UNIT_PATTERN, Family, factor, unit_of
 from cartwise.text import narrow
@@ -107,7 +108,7 @@ _I = re.IGNORECASE | re.ASCII
 `\bhdmi\b` must match there."""
 _SCREEN = re.compile(
     r"monitor|\bdisplay\b|screen|\btv\b|television|laptop|notebook|tablet|ipad|iphone|"
-    r"phone|macbook|chromebook|projector|e-?reader|kindle|显示器|屏|电视|笔记本|平板|手机|一体机|"
+    r"phone|\btab\b|macbook|chromebook|projector|e-?reader|kindle|显示器|屏|电视|笔记本|平板|手机|一体机|"
     r"电脑|播放器|阅读器|学习机|导航仪",
     _I,
 )
@@ -235,7 +236,7 @@ def _pair_memory_with_storage(scan: Scan, text: str, guessed: set[int]) -> None:
     if not (_SCREEN.search(text) or _COMPUTER.search(text)):
         return
     data = [i for i, q in enumerate(scan.quantities) if q.attribute in ("memory", "storage")]
-    for first, second in zip(data, data[1:], strict=False):
+    for first, second in pairwise(data):
         a, b = scan.quantities[first], scan.quantities[second]
         if (
             a.start in guessed
