@@ -96,13 +96,15 @@ def extract_listing_specs(
     colour_keys = {k for k in attributes if _COLOUR_KEY.search(k)}
     # One text for the whole listing: the scanner is paid per call, and " | " keeps the
     # attribute values apart.
-    text = " | ".join(
-        [normalize(title)]
-        + [
-            normalize(_segment(key, values))
-            for key, values in attributes.items()
-            if key not in colour_keys and values and not _BRAND_KEY.search(key)
-        ]
+    text = normalize(
+        " | ".join(
+            [title]
+            + [
+                _segment(key, values)
+                for key, values in attributes.items()
+                if key not in colour_keys and values and not _BRAND_KEY.search(key)
+            ]
+        )
     )
     numbers: dict[str, list[float]] = {}
     labels: dict[str, list[str]] = {}
