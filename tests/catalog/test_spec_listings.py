@@ -197,3 +197,13 @@ def test_the_description_only_fills_what_title_and_attributes_leave_unstated() -
     )
     assert specs.numbers["storage"] == [1000.0]
     assert specs.numbers["read_speed"] == [3500.0]
+
+
+def test_every_spelling_carries_one_of_its_tables_markers() -> None:
+    """A spelling without a marker would be skipped on text that only it matches."""
+    from cartwise.catalog.specs.vocabulary import _TABLES
+
+    for name, table in _TABLES.items():
+        for pattern, value in table.spellings:
+            source = pattern.pattern.lower().replace("\\", "")  # "m\\.2" reads m.2
+            assert not table.markers or any(m in source for m in table.markers), (name, value)
