@@ -27,7 +27,8 @@ from cartwise.agent.context import record_rejection
 from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
-from cartwise.catalog.sizes import canonical_size
+from cartwise.catalog.product import Domain
+from cartwise.catalog.sizes import offers_size
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, SortOrder
 from cartwise.settings import Settings
@@ -142,10 +143,13 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
             f"under budget minimum ({_amount(product.price_base)} < "
             f"{_amount(budget.min_base)} {budget.base_currency})"
         )
-    if criteria.size and product.sizes:
-        wanted = canonical_size(criteria.size)
-        if wanted not in {canonical_size(s) for s in product.sizes}:
-            return "size not available", f"size {criteria.size} not available"
+    shoes = product.domain is Domain.SHOES
+    if (
+        criteria.size
+        and product.sizes
+        and not offers_size(criteria.size, product.sizes, shoes=shoes)
+    ):
+        return "size not available", f"size {criteria.size} not available"
     return None
 
 
