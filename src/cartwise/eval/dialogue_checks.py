@@ -155,9 +155,10 @@ class TurnContext:
     """(polarity, slug) of the shopper's long-term entries before this turn."""
     lookup: Callable[[ShownProduct], Product | None]
     fx_to_base: dict[str, float]
-    cheaper_exists: Callable[[str, float], bool]
-    """(product type, price_base) → does the catalog hold an in-stock listing of that type
-    below that price? Lets "nothing cheaper" count as right when it is true."""
+    cheaper_exists: Callable[[str, float, Sequence[str]], bool]
+    """(product type, price_base, refused brands) → does the catalog hold an in-stock listing
+    of that type below that price, of a brand the shopper did not refuse? Lets "nothing
+    cheaper" count as right when it is true."""
 
 
 def question_kind(result: TurnView) -> QuestionKind:
@@ -225,7 +226,7 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         expect.cheaper
         and not products
         and bool(expect.type)
-        and not ctx.cheaper_exists(expect.type or "", cheaper_floor)
+        and not ctx.cheaper_exists(expect.type or "", cheaper_floor, expect.exclude_brands)
     )
     if expect.products == "some":
         checks.append(Check(primary, bool(products) or honest_none, "no products shown"))
