@@ -105,6 +105,7 @@ def test_one_question_per_turn_product_type_first() -> None:
         domain="shoes",
         slots={},
         open_questions=[],
+        sized=True,
     )
     assert asked == GIFT_QUESTIONS["zh"]
     size_first = choose_question(
@@ -115,12 +116,19 @@ def test_one_question_per_turn_product_type_first() -> None:
         domain="shoes",
         slots={},
         open_questions=[],
+        sized=True,
     )
     assert size_first == question_for("size", "en")
 
 
 def test_a_known_budget_or_an_open_question_is_not_asked_again() -> None:
-    common = {"language": "en", "vague_request": False, "searched": True, "domain": "electronics"}
+    common = {
+        "language": "en",
+        "vague_request": False,
+        "searched": True,
+        "domain": "electronics",
+        "sized": False,
+    }
     message = "earbuds, nothing too expensive"
     assert has_vague_budget(message)
     assert (

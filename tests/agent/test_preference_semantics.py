@@ -160,3 +160,22 @@ async def test_sports_earbuds_stay_plastic_free(agent: AgentDeps, search: str) -
     assert matching(agent, result, PLASTIC) == []
     baseline = await say(agent, fresh(), "t1", search)
     assert matching(agent, baseline, PLASTIC), "plastic earbuds are there to be kept out"
+
+
+@pytest.mark.parametrize(
+    ("search", "soft"),
+    [("推荐头戴式耳机", "我不太喜欢黑色的"), ("headphones", "not a fan of black ones")],
+)
+async def test_a_soft_dislike_said_during_a_search_demotes_its_results(
+    agent: AgentDeps, search: str, soft: str
+) -> None:
+    """Regression: a soft dislike said while a search was active became a request-scoped
+    exclusion of that search, so the next results filtered what should only rank lower."""
+    user = fresh()
+    first = await say(agent, user, "t1", search)
+    assert matching(agent, first, BLACK), "black headphones are there to be demoted"
+    result = await say(agent, user, "t1", soft)
+    assert excluded_for(result, BLACK) == []
+    assert result.demoted or any(
+        w.startswith(("排序靠后", "ranked lower")) for p in result.products for w in p.why
+    )

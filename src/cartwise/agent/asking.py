@@ -3,7 +3,7 @@
 Priority, highest first:
 1. no product type ("help me find something", "a gift"): nothing is searched; ask what
    kind of thing (for a gift: for whom, and what they like);
-2. a size for sized goods (shoes, clothing) — results are still shown;
+2. a size for sized goods (shoes, clothing sold in sizes) — results are still shown;
 3. a vague budget ("别太贵", "not too expensive") with no number: results are still shown
    and the shopper is asked for a number. We ask rather than invent a ceiling: any relative
    rule ("below the median price") would silently hide things the shopper may well accept,
@@ -85,11 +85,12 @@ def choose_question(
     domain: str,
     slots: dict[str, str],
     open_questions: Sequence[str],
+    sized: bool,
 ) -> str:
-    """The one question of this turn, or ""."""
+    """The one question of this turn, or "". `sized`: the listings found come in sizes."""
     if vague_request:
         question = product_type_question(message, language)
-    elif searched and (slot := missing_slot(domain, slots)):
+    elif searched and (slot := missing_slot(domain, slots, sized=sized)):
         question = question_for(slot, language)
     elif searched and has_vague_budget(message) and not _has_budget(slots):
         question = BUDGET_QUESTIONS[language]

@@ -128,6 +128,9 @@ class ActiveSearch(BaseModel):
     exclusions: dict[str, list[str]] = Field(default_factory=dict)
     """Request-scoped exclusions, slug → terms ("another brand", a dislike said while on this
     search): they hold for every refinement of this search and end with it."""
+    wanted: dict[str, list[str]] = Field(default_factory=dict)
+    """Attributes asked for by a refinement with no product noun ("要羊毛的", "any in red?"),
+    slug → terms: listings that mention them rank first for every refinement of this search."""
     min_price_base: float | None = None
     max_price_base: float | None = None
     """Price bounds in the base currency from "cheaper" / "pricier" refinements."""

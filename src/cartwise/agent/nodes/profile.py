@@ -125,6 +125,8 @@ def collect_preferences(
             prefs.like_terms.extend(terms)
             if item.slug not in prefs.likes:
                 prefs.likes.append(item.slug)
+                if isinstance(item, StatedPreference) and item.scope == "request":
+                    continue  # asked of this search ("要羊毛的"), not a taste to personalize by
                 fresh_likes.append(" ".join([item.slug.replace("-", " "), *item.keywords]))
     # A fact both filtered and demoted (a soft dislike said again as a hard one) filters.
     for slug in prefs.excluded:

@@ -14,6 +14,8 @@ from cartwise.agent.catalog_scope import (
     judge_request,
     requested_phrase,
 )
+from cartwise.agent.clarification import sold_in_sizes
+from cartwise.agent.dialogue import in_scope
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.recall.service import RecallService
 from cartwise.understanding.base import CatalogGap
@@ -73,6 +75,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             domain=state.get("domain", ""),
             slots=state.get("slots", {}),
             open_questions=session.open_questions,
+            sized=sold_in_sizes(c.product for c in in_scope(state, state.get("candidates", []))),
         )
     update: TurnState = {
         "question": question,

@@ -318,6 +318,11 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     sort = _sort(text, spans)
     other = [name for pattern, name in OTHER if _search(pattern, text, spans)]
     size_step: SizeStep = next((s for p, s in SIZE_STEPS if _search(p, text, spans)), "")
+    question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
+    if other == ["color"] and not (price or size_step) and question and (refs or pronoun):
+        # "第二个有别的颜色吗 / does it come in other colours?" asks about that item's colours
+        # (its listing facts list them), not for other items in other colours.
+        return cues("details")
     if price or other or size_step:
         return cues("refine", price=price, other=other, size_step=size_step, sort=sort)
     if _search(MORE, text, spans):
@@ -327,7 +332,6 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     if names_product:
         return FollowupCues()
     details = _search(DETAILS, text, spans)
-    question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
     bare = pronoun and BARE_REFERENCE.match(_without(text, pronoun_spans)) is not None
     if details or refs or (pronoun and question) or bare:
         asked = "" if details else _asked(text, [*spans, *pronoun_spans])
