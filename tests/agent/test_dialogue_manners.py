@@ -41,6 +41,9 @@ def turn(deps: AgentDeps, message: str, *, user: str = "ann", thread: str = "t1"
         ("ok thanks, i'm all set", "done"),
         ("拜拜", "bye"),
         ("see you later", "bye"),
+        ("ok I'll take it, thanks!", "done"),
+        ("好，就它了", "done"),
+        ("行，就买这个了，谢谢", "done"),
     ],
 )
 def test_small_talk_is_recognised(message: str, kind: str) -> None:

@@ -318,3 +318,13 @@ def test_asking_whether_a_shown_item_comes_in_other_colours_asks_for_its_details
 def test_asking_for_other_colours_without_a_reference_refines(message: str) -> None:
     parsed = followup(message)
     assert parsed is not None and parsed.kind == "refine" and parsed.other == ["color"]
+
+
+@pytest.mark.parametrize("message", ["最便宜的是哪个平台", "最便宜的在哪家", "哪个平台最便宜？"])
+def test_asking_which_platform_is_cheapest_without_a_product_prices_the_shown_item(
+    message: str,
+) -> None:
+    """Regression: "最便宜的是哪个平台" was a price sort searching for 「是哪个平台」."""
+    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    assert planned.followup is not None and planned.followup.kind == "cheapest"
+    assert planned.query == ""

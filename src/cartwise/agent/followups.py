@@ -168,7 +168,10 @@ def message_wants(plan: PlannerOutput) -> dict[str, list[str]]:
 def _without_retracted(
     exclusions: dict[str, list[str]], plan: PlannerOutput
 ) -> dict[str, list[str]]:
-    taken_back = {key.rsplit(":", 1)[-1] for key in plan.retracted}
+    """`exclusions` minus what this message takes back: retracted dislikes, and a brand it
+    asks for ("算了，还是飞利浦的吧" after "不要飞利浦的" is a change of mind, not a search
+    that excludes and requires Philips at once)."""
+    taken_back = {key.rsplit(":", 1)[-1] for key in plan.retracted} | set(plan.brands)
     return {slug: terms for slug, terms in exclusions.items() if slug not in taken_back}
 
 

@@ -28,7 +28,7 @@ from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.text import fold
 from cartwise.understanding.base import PlannerOutput, StatedPreference
@@ -82,10 +82,13 @@ def collect_preferences(
     recipient = plan.recipient
     memory = [e for e in memory if e.recipient == recipient]
     retracted = _retracted(plan, memory)
+    # A brand asked for by name is wanted this time, whatever was said against it before.
+    asked_brands = set(plan.brands)
     lifted = {
         fold(term)
         for entry in memory
         if entry.dedup_key in retracted
+        or (entry.category is Category.BRAND and entry.slug in asked_brands)
         for term in slug_terms(entry.slug, entry.keywords)
     }
     prefs = TurnPreferences(

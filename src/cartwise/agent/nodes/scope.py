@@ -64,7 +64,12 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             closest = closest_type(
                 verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
             )
-            gap = CatalogGap(requested=requested_phrase(query), kind=verdict.kind, closest=closest)
+            # An interest ("he likes hiking") is no product type: its nearest matches (hiking
+            # boots, backpacks) are the answer to the gift question, not a gap.
+            if not state.get("gift_interest"):
+                gap = CatalogGap(
+                    requested=requested_phrase(query), kind=verdict.kind, closest=closest
+                )
     question = ""
     if gap is None:
         question = choose_question(

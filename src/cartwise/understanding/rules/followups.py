@@ -83,6 +83,7 @@ MORE = re.compile(
 )
 CHEAPEST_WHERE = re.compile(
     r"哪[个家里儿]?(?:个)?(?:平台|家|店|里|儿|边)?(?:买|卖|上)?(?:的)?(?:最|更)(?:便宜|划算|实惠|低)|"
+    r"(?:最|更)(?:便宜|划算|实惠)的?(?:是|在)?(?:哪个平台|哪家店?|哪里|哪儿|哪边)|"
     r"哪(?:个平台|家店?|里|儿|边)[^，。？?]{0,8}?(?:便宜|划算|实惠|价格最低|最低价|价格低|价低)|"
     r"在哪(?:个平台|家|里|儿)?[^，。？?]{0,6}?(?:划算|便宜|实惠)|比价|比比价|比一下价|价格对比|比较价格|"
     r"\bwhere\b.*\b(?:cheapest|cheaper|best (?:price|deal)|lowest price|for (?:the )?least|least expensive)\b|"
@@ -99,7 +100,7 @@ CHEAPEST_WORDS = re.compile(
 )
 """What to drop from the search text of an English "where is X cheapest" (X stays)."""
 CHEAPEST_WORDS_ZH = re.compile(
-    r"哪(?:个平台|家店?|个|里|儿|边)|在哪(?:个平台|家|里|儿)?|(?:最|更|比较)?(?:便宜|划算|实惠)|"
+    r"的?(?:是|在)?哪(?:个平台|家店?|个|里|儿|边)|在哪(?:个平台|家|里|儿)?|(?:最|更|比较)?(?:便宜|划算|实惠)|"
     r"价格最低|最低价|价格低|价低|比比价|比一下价|比价|价格对比|比较价格|能买到|买"
 )
 """The same for Chinese ("哪里买婴儿推车最便宜" keeps 婴儿推车)."""

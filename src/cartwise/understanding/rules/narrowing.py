@@ -15,10 +15,10 @@ from cartwise.understanding.rules.lexicon import Lexicon, Match
 
 NARROWING = {Category.MATERIAL, Category.COLOR, Category.STYLE, Category.BRAND}
 FILLER = re.compile(
-    r"有没有|还有|有吗|想要|换成|来点|要|换|的|有|吗|呢|吧|款|种|些|点|一|那|这|个|也|"
+    r"算了|还是|那就|就|有没有|还有|有吗|想要|换成|来点|要|换|的|有|吗|呢|吧|款|种|些|点|一|那|这|个|也|"
     r"\b(?:something|anything|any|ones?|it|its|do|does|you|have|got|in|please|maybe|instead|"
     r"how|about|what|with|made|of|is|there|are|them|those|these|that|comes?|available|"
-    r"version|options?|by|from|brand)\b"
+    r"version|options?|by|from|brand|actually|ok|okay|fine|then|rather|go|let'?\s?s|let)\b"
 )
 PUNCTUATION = re.compile(r"[\s，。,.;；！!？?、:：~\"'()（）-]+")
 

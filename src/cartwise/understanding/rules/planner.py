@@ -126,7 +126,9 @@ class RulesPlanner:
                 if any(start <= m.start < end for m in mentions)
             },
         )
-        recipient = purchase_recipient(text, mentions)
+        # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
+        # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
+        recipient = purchase_recipient(text, mentions) or session.recipient
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
@@ -515,6 +517,7 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         " ",
         kept,
     )
+    kept = re.sub(r"(?<![a-z])(?:i'm|i’m|i am)(?![a-z])", " ", kept)
     kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
     # The budget's amount is a slot (removed above); its label left behind ("预算", "my
     # budget is") would make the search look for the word itself.
