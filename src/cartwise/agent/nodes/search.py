@@ -9,9 +9,12 @@ worker thread, exactly as it does inside the item_search tool.
 
 from __future__ import annotations
 
+import asyncio
+
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
 from cartwise.agent.dialogue import search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
@@ -26,6 +29,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
     if not state.get("query") or not state.get("platforms"):
         return PICKER_NODE
     page = search_page(state)
+    probe = state.get("budget_probe")
     return [
         Send(
             SEARCH_NODE,
@@ -34,6 +38,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 query=state["query"],
                 profile=state.get("profile", ""),
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
+                budget_probe=probe.model_copy(update={"platforms": [platform]}) if probe else None,
                 page=page,
             ),
         )
@@ -63,18 +68,29 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # This node runs in its own copy of the context: the var is scoped to this search, and
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
-    try:
-        responses = await search_platforms(
-            deps.recall,
-            task["query"],
-            [platform],
-            k=search_depth(task["page"], deps.settings.agent_search_k),
-            filters=task["filters"],
+    k = search_depth(task["page"], deps.settings.agent_search_k)
+    searches = [
+        search_platforms(deps.recall, task["query"], [platform], k=k, filters=task["filters"])
+    ]
+    probe = task["budget_probe"]
+    if probe is not None:
+        # The same query text: the query memo serves its vector to both searches.
+        searches.append(
+            search_platforms(
+                deps.recall, task["query"], [platform], k=min(BUDGET_PROBE_K, k), filters=probe
+            )
         )
+    try:
+        responses = await asyncio.gather(*searches)
     finally:
         user_profile.reset(token)
-    response = responses[platform]
+    response = responses[0][platform]
     personalized, candidates = response.personalization, to_candidates(response)
+    over_budget = (
+        outside_budget(to_candidates(responses[1][platform]), task["filters"])
+        if probe is not None
+        else []
+    )
     await sink.tool_result(
         call_id,
         {
@@ -85,6 +101,7 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
             "results": [
                 {"item_id": c.product.item_id, "score": round(c.score, 6)} for c in candidates
             ],
+            "outside_budget": [c.product.item_id for c in over_budget],
         },
     )
-    return {"candidates": candidates, "personalization": [personalized]}
+    return {"candidates": [*candidates, *over_budget], "personalization": [personalized]}
