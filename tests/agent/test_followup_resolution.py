@@ -266,3 +266,23 @@ def test_the_cheapest_sentence_names_platform_price_and_saving() -> None:
     assert zh[1].startswith("各平台报价：taobao")
     en = render_answer(answer, "en").split("\n")[0]
     assert en.startswith("Sony WH-1000XM5 is cheapest on taobao: 2199.00 CNY, 100.00 CNY less")
+
+
+def test_a_question_about_a_shown_item_naming_a_product_noun_answers_from_its_listing() -> None:
+    """Regression: "does the first one contain nuts?" searched for nuts."""
+    asked = plan(
+        language="en",
+        query="does contain nuts",
+        followup={"kind": "details", "refs": [1], "asked": "contain nuts"},
+    )
+    resolution = resolve(
+        asked, session_on_shoes(), query="does contain nuts", slots={}, plan_slots={}
+    )
+    assert resolution.kind == "details" and not resolution.runs_search
+    assert [item.item_id for item in resolution.refs] == ["i1"]
+
+
+def test_a_product_noun_without_a_reference_is_a_new_search() -> None:
+    asked = plan(language="en", query="mixed nuts", followup={"kind": "details", "refs": []})
+    resolution = resolve(asked, session_on_shoes(), query="mixed nuts", slots={}, plan_slots={})
+    assert resolution.runs_search and resolution.new_search

@@ -315,3 +315,13 @@ def test_a_plural_noun_is_no_verb(rules: RulesEngine) -> None:
     planner = plan(rules, "my son hates orange")
     assert planner.domain == ""
     assert [(s.slug, s.recipient) for s in planner.stated] == [("orange", "son")]
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [("I used to hate Apple but now I kind of like it", "apple"), ("I kinda like linen", "linen")],
+)
+def test_a_hedged_like_is_still_a_like(message: str, slug: str) -> None:
+    """Regression: "kind of like" was no stance, so the message was searched as words."""
+    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    assert [(s.polarity.value, s.slug) for s in planned.stated] == [("like", slug)]
