@@ -114,7 +114,9 @@ DETAILS = re.compile(
     r"\blinks?\b|\burls?\b|\bdetails?\b|\bspecs?\b|\bspecifications?\b|\bmore about\b|"
     r"\btell me about\b|\bmore info(?:rmation)?\b|\bwhere (?:can|do) i (?:buy|get|order)\b"
 )
-QUESTION_ZH = re.compile(r"吗|么|有没有|是不是|是否|能不能|可不可以|会不会|[?？]\s*$")
+QUESTION_ZH = re.compile(
+    r"吗|么|有没有|是不是|是否|能不能|可不可以|会不会|几[种个款色]|多少|多大|多重|多长|哪些|[?？]\s*$"
+)
 QUESTION_EN = re.compile(
     r"^\s*(?:is|are|does|do|can|has|have|will|would|could|was)\b|\?\s*$", re.IGNORECASE
 )
@@ -164,7 +166,7 @@ CHEAPER = re.compile(
     r"\bless pricey\b|\bbudget[- ]friendly\b|\blower[- ]cost\b|\blower prices?\b"
 )
 PRICIER = re.compile(
-    r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|"
+    r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|大牌[一]?[点些]?|名牌|大品牌|"
     r"\bmore expensive\b|\bpricier\b|\bhigher[- ]end\b|\bmore premium\b|\bupscale\b"
 )
 OTHER: list[tuple[re.Pattern[str], Literal["brand", "color", "model"]]] = [
