@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cartwise.agent.dialogue import listing_statement
 from cartwise.agent.nodes.picker import asked_brand_names
 from cartwise.agent.state import Candidate, Pick
 from cartwise.understanding.base import Followup, PlannerOutput
@@ -21,3 +22,14 @@ def test_brands_are_named_as_said_or_as_listed_never_as_slugs() -> None:
     assert asked_brand_names(zh, [pick("Sony")], "zh") == ["索尼"]
     en = PlannerOutput(language="en", brands=["sony", "under-armour"])
     assert asked_brand_names(en, [pick("Sony")], "en") == ["Sony", "Under Armour"]
+
+
+def test_a_question_about_an_attribute_is_answered_by_its_listed_values() -> None:
+    """Regression: "这双有几种颜色" was answered "the listing does not state it" while the
+    listing lists its colours."""
+    shoe = make_product(
+        title="李宁 Chitu 6 跑步鞋", attributes={"color": ["白色", "红色"], "sizes": ["42", "43"]}
+    )
+    assert listing_statement(shoe, "有几种颜色") == "color: 白色, 红色"
+    assert listing_statement(shoe, "what sizes") == "sizes: 42, 43"
+    assert listing_statement(shoe, "防水") == ""
