@@ -286,3 +286,10 @@ def test_a_product_noun_without_a_reference_is_a_new_search() -> None:
     asked = plan(language="en", query="mixed nuts", followup={"kind": "details", "refs": []})
     resolution = resolve(asked, session_on_shoes(), query="mixed nuts", slots={}, plan_slots={})
     assert resolution.runs_search and resolution.new_search
+
+
+def test_where_the_first_one_is_cheapest_prices_that_shown_item() -> None:
+    asked = plan(language="en", query="great", followup={"kind": "cheapest", "refs": [1]})
+    resolution = resolve(asked, session_on_shoes(), query="great", slots={}, plan_slots={})
+    assert resolution.kind == "cheapest" and not resolution.runs_search
+    assert [item.item_id for item in resolution.refs] == ["i1"]

@@ -267,7 +267,8 @@ def resolve(
         same_type = active is not None and (not named or same_product_type(named, active))
 
     answers_from_listings = followup is not None and (
-        followup.kind in NO_SEARCH_KINDS or (followup.kind == "cheapest" and not plan.query)
+        followup.kind in NO_SEARCH_KINDS
+        or (followup.kind == "cheapest" and (not plan.query or bool(followup.refs)))
     )
     # "does the first one contain nuts?" asks about a shown item even though it names a
     # product noun: a reference to shown items outranks the words around it.

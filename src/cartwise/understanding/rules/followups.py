@@ -218,9 +218,23 @@ class FollowupCues:
     spans: list[Span] = field(default_factory=list)
 
 
+FIRST_N = re.compile(
+    r"\b(?:the )?(?:first|top) (?P<en>two|three|four|[2-4])\b|前(?P<zh>[两二三四2-4])[个款件双台条]?"
+)
+""""the first two / 前两个": the first n shown items."""
+_COUNTS = {"two": 2, "three": 3, "four": 4, "两": 2, "二": 2, "三": 3, "四": 4}
+
+
 def _ordinal_refs(text: str, spans: list[Span]) -> list[int]:
     """Shown-item references in the order they appear (duplicates dropped)."""
     found: list[tuple[int, int]] = []
+    taken: list[Span] = []
+    for hit in FIRST_N.finditer(text):
+        count = hit.group("en") or hit.group("zh")
+        n = int(count) if count.isdigit() else _COUNTS[count]
+        found += [(hit.start() + i, i + 1) for i in range(n)]
+        spans.append(hit.span())
+        taken.append(hit.span())
     for hit in ORDINAL_ZH.finditer(text):
         number = hit.group("n") or hit.group("n2")
         found.append((hit.start(), int(number) if number.isdigit() else _ZH_NUMBERS[number]))
@@ -229,6 +243,8 @@ def _ordinal_refs(text: str, spans: list[Span]) -> list[int]:
         found.append((hit.start(), -1))
         spans.append(hit.span())
     for hit in ORDINAL_EN.finditer(text):
+        if any(start <= hit.start() < end for start, end in taken):
+            continue
         digits = hit.group("d")
         found.append((hit.start(), int(digits) if digits else _EN_ORDINALS[hit.group("w")]))
         spans.append(hit.span())
