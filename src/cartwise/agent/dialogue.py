@@ -35,7 +35,8 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its brands and price bounds."""
+    """The exact filters of the active search: its brands, price bounds and specs (strict:
+    the search node tops up with listings that do not state a spec)."""
     search = active_search(state)
     if search is None:
         return filters
@@ -44,6 +45,9 @@ def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
             "brands": search.brands,
             "min_price_base": search.min_price_base,
             "max_price_base": search.max_price_base,
+            "numeric_specs": list(search.specs.numeric),
+            "label_specs": list(search.specs.labels),
+            "spec_verdicts": ["meets"],
         }
     )
 

@@ -28,6 +28,7 @@ from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
 from cartwise.catalog.sizes import canonical_size
+from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, SortOrder
 from cartwise.settings import Settings
@@ -46,6 +47,9 @@ DEMOTE_WEIGHT = 0.15
 the same scaled relevance: worth several likes, so a disliked item drops below comparable
 ones, yet a clearly better match still shows."""
 MAX_DEMOTIONS_COUNTED = 2
+UNSTATED_PENALTY = 10.0
+"""Larger than any relevance and bonus: a listing that does not state an asked spec ranks
+after every listing that meets it."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,10 @@ class PickCriteria:
     """Model identities already shown by this search ("more" skips them)."""
     similarity: Mapping[str, float] | None = None
     """For "more like this": product key → similarity to the shown item's vector."""
+    spec_sort: SpecSort | None = None
+    """A superlative or "cheapest" of the search's specs: the shortlist's order."""
+    spec_attributes: tuple[str, ...] = ()
+    """Attributes the search's specs filter on (named when a listing does not state one)."""
 
 
 @dataclass
@@ -192,6 +200,15 @@ def _why(
         why.append(f"评分 {product.rating:.1f}" if zh else f"rated {product.rating:.1f}")
     if candidate.score_user > 0 and not liked:
         why.append("按你的喜好加权" if zh else "personalized to your likes")
+    if candidate.unstated_specs and criteria.spec_attributes:
+        names = [
+            ATTRIBUTES[a].label_zh if zh else ATTRIBUTES[a].label_en
+            for a in criteria.spec_attributes
+            if a in ATTRIBUTES and not product.specs.numbers.get(a) and not product.specs.labels.get(a)
+        ]
+        if names:
+            joined = "、".join(dict.fromkeys(names))
+            why.append(f"商品未标明{joined}" if zh else f"the listing does not state its {joined}")
     if not why:
         why.append("与需求最相关" if zh else "closest match to your request")
     return why
@@ -204,6 +221,7 @@ def _rank(candidate: Candidate, liked: int, disliked: int, top_score: float) -> 
     rating = candidate.product.rating if candidate.product.rating is not None else NEUTRAL_RATING
     return (
         relevance
+        - (UNSTATED_PENALTY if candidate.unstated_specs else 0.0)
         + RATING_WEIGHT * (rating - NEUTRAL_RATING)
         + LIKE_WEIGHT * min(liked, MAX_LIKES_COUNTED)
         - DEMOTE_WEIGHT * min(disliked, MAX_DEMOTIONS_COUNTED)
@@ -257,6 +275,7 @@ def item_picker(
             sort=criteria.sort,
             skip_models=criteria.skip_models,
             similarity=criteria.similarity,
+            spec_sort=criteria.spec_sort,
         ),
         rejected=rejected,
         filtered_out=filtered_out,

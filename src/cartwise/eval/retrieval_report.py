@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cartwise.eval.retrieval import AB_BETAS, MODE_LABELS, MODES, RetrievalReport
+from cartwise.eval.retrieval import AB_BETAS, MODE_LABELS, MODES, WEBMALL_MODES, RetrievalReport
 
 
 def _pct(value: float) -> str:
@@ -36,13 +36,15 @@ def render_markdown(report: RetrievalReport, *, chart_name: str, data_dir: Path)
         "",
         "recall@20 of the gold offers (shop + CSV ID), per task category:",
         "",
-        "| category | " + " | ".join(MODE_LABELS[m] for m in MODES) + " |",
-        "|---|" + "---:|" * len(MODES),
+        "| category | " + " | ".join(MODE_LABELS[m] for m in WEBMALL_MODES) + " |",
+        "|---|" + "---:|" * len(WEBMALL_MODES),
     ]
     for category, by_mode in report.webmall.by_category.items():
-        cells = " | ".join(f"{_pct(by_mode.get(m, 0.0))}%" for m in MODES)
+        cells = " | ".join(f"{_pct(by_mode.get(m, 0.0))}%" for m in WEBMALL_MODES)
         lines.append(f"| {category} | {cells} |")
-    overall = " | ".join(f"**{_pct(report.webmall.overall.get(m, 0.0))}%**" for m in MODES)
+    overall = " | ".join(
+        f"**{_pct(report.webmall.overall.get(m, 0.0))}%**" for m in WEBMALL_MODES
+    )
     lines += [f"| **all** | {overall} |", ""]
     lines += [
         f"## User tower A/B (β = {AB_BETAS[0]} vs β = {AB_BETAS[1]}; {report.ab.tasks} WebMall tasks)",
@@ -97,7 +99,7 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, 3, figsize=(16, 4.8))
-    colors = {"lexical": "#8c8c8c", "dense": "#4c72b0", "hybrid": "#dd8452"}
+    colors = {"lexical": "#8c8c8c", "dense": "#4c72b0", "hybrid": "#dd8452", "hybrid_specs": "#c44e52"}
     width = 0.27
 
     zh_axis = axes[0]
@@ -115,16 +117,19 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
 
     web_axis = axes[1]
     categories = [*report.webmall.by_category, "all"]
-    for i, mode in enumerate(MODES):
+    web_width = 0.2
+    for i, mode in enumerate(WEBMALL_MODES):
         values = [report.webmall.by_category[c].get(mode, 0.0) for c in categories[:-1]]
         values.append(report.webmall.overall.get(mode, 0.0))
-        web_axis.bar([x + (i - 1) * width for x in range(len(categories))], values, width,
+        offset = (i - (len(WEBMALL_MODES) - 1) / 2) * web_width
+        web_axis.bar([x + offset for x in range(len(categories))], values, web_width,
                      label=MODE_LABELS[mode], color=colors[mode])  # fmt: skip
     web_axis.set_xticks(
         range(len(categories)), [c.replace("_", "\n") for c in categories], fontsize=7
     )
     web_axis.set_title(f"WebMall recall@20 ({report.webmall.tasks} tasks)")
     web_axis.set_ylim(0, 1)
+    web_axis.legend(fontsize=7)
 
     ab_axis = axes[2]
     groups = [(kind, mode) for kind, by_mode in report.ab.recall.items() for mode in by_mode]

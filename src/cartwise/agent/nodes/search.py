@@ -41,7 +41,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
     ]
 
 
-def to_candidates(response: SearchResponse) -> list[Candidate]:
+def to_candidates(response: SearchResponse, *, unstated: bool = False) -> list[Candidate]:
     return [
         Candidate(
             product=hit.product,
@@ -49,6 +49,7 @@ def to_candidates(response: SearchResponse) -> list[Candidate]:
             score_query=hit.score_query,
             score_user=hit.score_user,
             score_lexical=hit.score_lexical,
+            unstated_specs=unstated,
         )
         for hit in response.results
     ]
@@ -63,18 +64,28 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # This node runs in its own copy of the context: the var is scoped to this search, and
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
+    depth = search_depth(task["page"], deps.settings.agent_search_k)
+    filters = task["filters"]
     try:
         responses = await search_platforms(
-            deps.recall,
-            task["query"],
-            [platform],
-            k=search_depth(task["page"], deps.settings.agent_search_k),
-            filters=task["filters"],
+            deps.recall, task["query"], [platform], k=depth, filters=filters
         )
+        response = responses[platform]
+        personalized, candidates = response.personalization, to_candidates(response)
+        if filters.has_specs and len(candidates) < depth:
+            # Too few listings state what was asked: the ones that do not say come after
+            # them, marked (recall/spec_search.py explains the choice).
+            unknown = filters.model_copy(update={"spec_verdicts": ["unknown"]})
+            extra = await search_platforms(
+                deps.recall,
+                task["query"],
+                [platform],
+                k=depth - len(candidates),
+                filters=unknown,
+            )
+            candidates += to_candidates(extra[platform], unstated=True)
     finally:
         user_profile.reset(token)
-    response = responses[platform]
-    personalized, candidates = response.personalization, to_candidates(response)
     await sink.tool_result(
         call_id,
         {
