@@ -2,6 +2,7 @@
 
 from cartwise.catalog.specs.attributes import ATTRIBUTES, AttributeInfo
 from cartwise.catalog.specs.check import Verdict, check, numeric_holds
+from cartwise.catalog.specs.listing import extract_listing_specs
 from cartwise.catalog.specs.model import (
     LabelSpec,
     NumericSpec,
@@ -10,6 +11,7 @@ from cartwise.catalog.specs.model import (
     SpecOp,
     SpecSort,
 )
+from cartwise.catalog.specs.request import parse_request_specs
 
 __all__ = [
     "ATTRIBUTES",
@@ -22,5 +24,7 @@ __all__ = [
     "SpecSort",
     "Verdict",
     "check",
+    "extract_listing_specs",
     "numeric_holds",
+    "parse_request_specs",
 ]

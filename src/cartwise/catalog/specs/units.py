@@ -1,0 +1,146 @@
+"""Unit words as listings and shoppers write them, and their factors to canonical units.
+
+Every factor comes from `pint` (one registry, built on first use and cached per unit), so
+"6 ft" and "1.83 m" agree to pint's definitions; the parser never sends a value string
+through pint, which would cost ~100 µs per value at ingest. Chinese market units pint does
+not know are defined on the registry (斤 = 0.5 kg, 公分 = 1 cm).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    import pint
+
+Family = Literal[
+    "length",
+    "inch",
+    "data",
+    "volume",
+    "battery",
+    "power",
+    "frequency",
+    "speed",
+    "refresh",
+    "camera",
+    "weight",
+]
+"""What a unit measures. "inch" is its own family: the same word is a screen diagonal on a
+monitor and a length on a suitcase, so the context picks the attribute. "data" likewise
+becomes storage or memory by context."""
+
+CANONICAL: dict[Family, str] = {
+    "length": "m",
+    "inch": "inch",
+    "data": "GB",
+    "volume": "L",
+    "battery": "mA*h",
+    "power": "W",
+    "frequency": "MHz",
+    "speed": "MB/s",
+    "refresh": "Hz",
+    "camera": "MP",
+    "weight": "kg",
+}
+"""Each family's canonical unit in pint spelling (the attribute vocabulary's unit)."""
+
+# (regex for the unit word, family, pint unit), matched case-insensitively and followed by
+# a word boundary, so order only matters where two alternatives both end at a boundary
+# ("GB/s" before "GB"). Case-sensitive entries use a `(?-i:...)` group: "g" is grams but
+# "G" is gigabytes in Chinese listings ("256G").
+UNIT_WORDS: list[tuple[str, Family, str]] = [
+    # length
+    (r"(?:milli)?met(?:er|re)s?", "length", "m"),
+    (r"centimet(?:er|re)s?", "length", "cm"),
+    (r"millimet(?:er|re)s?", "length", "mm"),
+    (r"km", "length", "km"),
+    (r"cm", "length", "cm"),
+    (r"mm", "length", "mm"),
+    (r"m", "length", "m"),
+    (r"ft\.?|feet|foot|-foot", "length", "ft"),
+    (r"米", "length", "m"),
+    (r"厘米|公分", "length", "cm"),
+    (r"毫米", "length", "mm"),
+    # inch (screen or length by context)
+    (r"inch(?:es)?|-inch|in\.|[\"″”]|''", "inch", "inch"),
+    (r"英寸|寸", "inch", "inch"),
+    # speed before data: "GB/s" must not read as "GB"
+    (r"gb/s|gbytes/s", "speed", "GB/s"),
+    (r"mb/s|mbytes/s", "speed", "MB/s"),
+    # data
+    (r"TB|(?-i:T)(?=\s*(?:固态|硬盘|存储|ssd|SSD|移动硬盘))", "data", "TB"),
+    (r"GB|(?-i:G)", "data", "GB"),
+    # volume
+    (r"(?:milli)?lit(?:er|re)s?", "volume", "L"),
+    (r"millilit(?:er|re)s?", "volume", "mL"),
+    (r"ml", "volume", "mL"),
+    (r"l", "volume", "L"),
+    (r"升", "volume", "L"),
+    (r"毫升", "volume", "mL"),
+    # battery
+    (r"mah", "battery", "mA*h"),
+    (r"毫安时?", "battery", "mA*h"),
+    # power
+    (r"kw|kilowatts?", "power", "kW"),
+    (r"w|watts?", "power", "W"),
+    (r"千瓦", "power", "kW"),
+    (r"瓦", "power", "W"),
+    # frequency, speed, refresh
+    (r"ghz", "frequency", "GHz"),
+    (r"mhz|mt/s", "frequency", "MHz"),
+    (r"兆赫", "frequency", "MHz"),
+    (r"hz|赫兹", "refresh", "Hz"),
+    # camera
+    (r"mp|megapixels?|mega\s?pixels?", "camera", "MP"),
+    (r"万像素", "camera", "10000 pixel"),
+    (r"百万像素", "camera", "MP"),
+    # weight
+    (r"kg|kilograms?|kgs", "weight", "kg"),
+    (r"(?-i:g)|grams?|gr", "weight", "g"),
+    (r"lbs?|pounds?", "weight", "lb"),
+    (r"oz|ounces?", "weight", "oz"),
+    (r"公斤|千克", "weight", "kg"),
+    (r"斤", "weight", "jin"),
+    (r"克", "weight", "g"),
+]
+
+
+@cache
+def _registry() -> pint.UnitRegistry[float]:
+    import pint
+
+    registry: pint.UnitRegistry[float] = pint.UnitRegistry()
+    registry.define("jin = 0.5 * kilogram = 斤")
+    registry.define("MP = 1e6 * count")
+    registry.define("pixel_count = count")
+    return registry
+
+
+@cache
+def factor(unit: str, family: Family) -> float:
+    """How many canonical units one `unit` is ("ft" → 0.3048 for length)."""
+    registry = _registry()
+    source = unit.replace("pixel", "count")
+    target = CANONICAL[family]
+    if family == "inch":
+        target = "inch"
+    return float(registry.Quantity(1.0, source).to(target).magnitude)
+
+
+def _unit_alternation() -> str:
+    return "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(UNIT_WORDS))
+
+
+UNIT_PATTERN = _unit_alternation()
+"""One named group per unit word (u0, u1, ...), in `UNIT_WORDS` order."""
+
+
+def unit_of(match: re.Match[str]) -> tuple[Family, str]:
+    """The (family, pint unit) of whichever unit group matched."""
+    for i, (_, family, unit) in enumerate(UNIT_WORDS):
+        if match.group(f"u{i}") is not None:
+            return family, unit
+    raise LookupError("no unit group matched")
