@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
+from cartwise.catalog.specs import extract_listing_specs
 from cartwise.catalog.domains import infer_domain
 from cartwise.catalog.normalize import (
     RowProblem,
@@ -121,6 +122,11 @@ def build_product(
         raise RowProblem("no item id")
     if not title:
         raise RowProblem("no title")
+    # Specs are read from the listing's own words at ingest, never taken from the row: one
+    # parser, one vocabulary for every catalog (a stale "specs" field cannot disagree).
+    data["specs"] = extract_listing_specs(
+        title, data["attributes"], data["description"], brand=data["brand"]
+    )
     try:
         return Product.model_validate(data)
     except (ValidationError, CartwiseError) as exc:

@@ -10,11 +10,10 @@ Span = tuple[int, int]
 
 
 def spec_spans(text: str, specs: RequestSpecs) -> list[Span]:
-    """Where each spec's own words occur in `text` (every occurrence; case-insensitive)."""
+    """Where each quantity's own words occur in `text` (every occurrence; case-insensitive).
+    Labels and superlatives carry no number a budget could take."""
     folded = text.casefold()
-    phrases = [s.text for s in (*specs.numeric, *specs.labels) if s.text]
-    if specs.sort is not None and specs.sort.text:
-        phrases.append(specs.sort.text)
+    phrases = [s.text for s in specs.numeric if s.text]
     spans: list[Span] = []
     for phrase in dict.fromkeys(p.casefold() for p in phrases):
         start = folded.find(phrase)
