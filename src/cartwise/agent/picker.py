@@ -204,7 +204,9 @@ def _why(
         names = [
             ATTRIBUTES[a].label_zh if zh else ATTRIBUTES[a].label_en
             for a in criteria.spec_attributes
-            if a in ATTRIBUTES and not product.specs.numbers.get(a) and not product.specs.labels.get(a)
+            if a in ATTRIBUTES
+            and not product.specs.numbers.get(a)
+            and not product.specs.labels.get(a)
         ]
         if names:
             joined = "、".join(dict.fromkeys(names))

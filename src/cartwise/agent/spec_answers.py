@@ -16,14 +16,21 @@ from cartwise.settings import Settings
 from cartwise.understanding.base import Language
 
 
+def spec_attributes(specs: RequestSpecs) -> list[str]:
+    """The attributes the specs filter on, each once."""
+    names = [s.attribute for s in specs.numeric] + [s.attribute for s in specs.labels]
+    return list(dict.fromkeys(names))
+
+
 def unstated_everywhere(specs: RequestSpecs, candidates: Sequence[Candidate]) -> list[str]:
     """Attributes of the specs that no candidate states: the catalog cannot check them."""
-    attributes = dict.fromkeys(s.attribute for s in (*specs.numeric, *specs.labels))
     return [
         a
-        for a in attributes
+        for a in spec_attributes(specs)
         if candidates
-        and not any(c.product.specs.numbers.get(a) or c.product.specs.labels.get(a) for c in candidates)
+        and not any(
+            c.product.specs.numbers.get(a) or c.product.specs.labels.get(a) for c in candidates
+        )
     ]
 
 

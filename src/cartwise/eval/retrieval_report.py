@@ -42,9 +42,7 @@ def render_markdown(report: RetrievalReport, *, chart_name: str, data_dir: Path)
     for category, by_mode in report.webmall.by_category.items():
         cells = " | ".join(f"{_pct(by_mode.get(m, 0.0))}%" for m in WEBMALL_MODES)
         lines.append(f"| {category} | {cells} |")
-    overall = " | ".join(
-        f"**{_pct(report.webmall.overall.get(m, 0.0))}%**" for m in WEBMALL_MODES
-    )
+    overall = " | ".join(f"**{_pct(report.webmall.overall.get(m, 0.0))}%**" for m in WEBMALL_MODES)
     lines += [f"| **all** | {overall} |", ""]
     lines += [
         f"## User tower A/B (β = {AB_BETAS[0]} vs β = {AB_BETAS[1]}; {report.ab.tasks} WebMall tasks)",
@@ -99,7 +97,12 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, 3, figsize=(16, 4.8))
-    colors = {"lexical": "#8c8c8c", "dense": "#4c72b0", "hybrid": "#dd8452", "hybrid_specs": "#c44e52"}
+    colors = {
+        "lexical": "#8c8c8c",
+        "dense": "#4c72b0",
+        "hybrid": "#dd8452",
+        "hybrid_specs": "#c44e52",
+    }
     width = 0.27
 
     zh_axis = axes[0]
@@ -118,12 +121,12 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
     web_axis = axes[1]
     categories = [*report.webmall.by_category, "all"]
     web_width = 0.2
-    for i, mode in enumerate(WEBMALL_MODES):
-        values = [report.webmall.by_category[c].get(mode, 0.0) for c in categories[:-1]]
-        values.append(report.webmall.overall.get(mode, 0.0))
+    for i, web_mode in enumerate(WEBMALL_MODES):
+        values = [report.webmall.by_category[c].get(web_mode, 0.0) for c in categories[:-1]]
+        values.append(report.webmall.overall.get(web_mode, 0.0))
         offset = (i - (len(WEBMALL_MODES) - 1) / 2) * web_width
         web_axis.bar([x + offset for x in range(len(categories))], values, web_width,
-                     label=MODE_LABELS[mode], color=colors[mode])  # fmt: skip
+                     label=MODE_LABELS[web_mode], color=colors[web_mode])  # fmt: skip
     web_axis.set_xticks(
         range(len(categories)), [c.replace("_", "\n") for c in categories], fontsize=7
     )

@@ -6,14 +6,42 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.specs import RequestSpecs, parse_request_specs
+from cartwise.catalog.specs.compatibility import kinds_named, product_kind
 from cartwise.recall.references import ReferencePlan, resolve_references
-from cartwise.recall.service import RecallService
+from cartwise.recall.service import RecallService, SearchHit
+from cartwise.text import has_han
 
 
 class SpecRequest(BaseModel):
     query: str
     specs: RequestSpecs = Field(default_factory=RequestSpecs)
     reference: ReferencePlan | None = None
+    kind: str = ""
+    """The kind of product asked for (`compatibility.yml` kinds): what goes with the
+    referenced product, else the kind the request names ("" when none)."""
+
+    def prefer(self, hits: list[SearchHit]) -> list[SearchHit]:
+        """Listings of the asked kind before the rest (a "keyboard the colour of this case"
+        is a keyboard, whatever else is white), and never the referenced listing itself nor
+        its other offers when asking for something that goes with it."""
+        reference = self.reference
+        if reference is not None and reference.source is not None and reference.compatibility:
+            source = reference.source.title
+            hits = [h for h in hits if h.product.title != source]
+        if not self.kind:
+            return hits
+        return sorted(
+            hits, key=lambda h: product_kind(h.product.title, h.product.category_raw) != self.kind
+        )
+
+
+def asked_kind(text: str) -> str:
+    """The kind a request asks for: the first named in English ("a cable for this GPU"),
+    the last in Chinese, where the head noun ends the phrase ("适合这个CPU的主板")."""
+    named = kinds_named(text)
+    if not named:
+        return ""
+    return named[-1] if has_han(text) else named[0]
 
 
 def merge_specs(first: RequestSpecs, second: RequestSpecs) -> RequestSpecs:
@@ -35,6 +63,10 @@ def read_spec_request(service: RecallService, text: str) -> SpecRequest:
     if reference.compatibility is not None:
         specs = merge_specs(specs, reference.compatibility.specs)
     has_reference = reference.source is not None or bool(reference.unresolved)
+    compatibility = reference.compatibility
     return SpecRequest(
-        query=reference.query, specs=specs, reference=reference if has_reference else None
+        query=reference.query,
+        specs=specs,
+        reference=reference if has_reference else None,
+        kind=compatibility.target_kind if compatibility is not None else asked_kind(text),
     )

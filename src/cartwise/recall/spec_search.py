@@ -11,6 +11,8 @@ as "maybe"; a wrong one as a mistake.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
@@ -90,34 +92,43 @@ def search_with_specs(
     filters: SearchFilters | None = None,
     profile: str | None = None,
     mode: SearchMode = "hybrid",
+    depth: int | None = None,
+    prefer: Callable[[list[SearchHit]], list[SearchHit]] | None = None,
 ) -> SpecSearchResponse:
     """Top-k for `query` meeting `specs`, topped up with unstated listings, in the spec's
-    order. The order applies within the k most relevant meeting listings: a superlative
-    ranks what the shopper asked for, not the whole catalog's extreme."""
+    order. `prefer` may rearrange the `depth` most relevant (≥ k) before the cut to k (the
+    asked kind first, never a referenced listing itself). The order applies within the k
+    kept: a superlative ranks what the shopper asked for, not the whole catalog's extreme."""
+    depth = max(depth or k, k)
+    unstated: set[str] = set()
     if not (specs.numeric or specs.labels):
-        response = service.search(query, k=k, filters=filters, profile=profile, mode=mode)
-        hits, unstated = response.results, []
+        response = service.search(query, k=depth, filters=filters, profile=profile, mode=mode)
+        hits = list(response.results)
     else:
         strict = with_specs(filters, specs)
-        response = service.search(query, k=k, filters=strict, profile=profile, mode=mode)
-        hits = list(response.results)
-        unstated = []
-        if len(hits) < k:
+        response = service.search(query, k=depth, filters=strict, profile=profile, mode=mode)
+        meeting = list(response.results)
+        extra: list[SearchHit] = []
+        if len(meeting) < depth:
             top_up = strict.model_copy(update={"spec_verdicts": ["unknown"]})
             extra = service.search(
-                query, k=k - len(hits), filters=top_up, profile=profile, mode=mode
+                query, k=depth - len(meeting), filters=top_up, profile=profile, mode=mode
             ).results
-            hits += extra
-            unstated = [h.product.key for h in extra]
+        if prefer is not None:
+            meeting, extra = prefer(meeting), prefer(extra)
+        hits = meeting + extra
+        unstated = {h.product.key for h in extra}
+    if prefer is not None and not (specs.numeric or specs.labels):
+        hits = prefer(hits)
+    hits = hits[:k]
     sort = effective_sort(specs)
     winners: list[str] = []
     if sort is not None:
-        meeting = [h for h in hits if h.product.key not in set(unstated)]
-        ordered, winners = order_by(meeting, sort)
-        hits = ordered + [h for h in hits if h.product.key in set(unstated)]
+        ordered, winners = order_by([h for h in hits if h.product.key not in unstated], sort)
+        hits = ordered + [h for h in hits if h.product.key in unstated]
     return SpecSearchResponse(
         personalization=response.personalization,
         results=hits,
-        unstated=unstated,
+        unstated=[h.product.key for h in hits if h.product.key in unstated],
         winners=winners,
     )

@@ -17,7 +17,7 @@ from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
-from cartwise.agent.spec_answers import spec_applied, spec_winner, with_ties
+from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
 from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
@@ -88,11 +88,7 @@ def criteria_for(
         skip_models=frozenset(skip),
         similarity=similarity,
         spec_sort=effective_sort(specs) if specs is not None else None,
-        spec_attributes=tuple(
-            dict.fromkeys(s.attribute for s in (*specs.numeric, *specs.labels))
-        )
-        if specs is not None
-        else (),
+        spec_attributes=tuple(spec_attributes(specs)) if specs is not None else (),
     )
 
 

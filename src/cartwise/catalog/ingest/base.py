@@ -15,7 +15,6 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
-from cartwise.catalog.specs import extract_listing_specs
 from cartwise.catalog.domains import infer_domain
 from cartwise.catalog.normalize import (
     RowProblem,
@@ -26,6 +25,7 @@ from cartwise.catalog.normalize import (
     to_base,
 )
 from cartwise.catalog.product import Product
+from cartwise.catalog.specs import extract_listing_specs
 from cartwise.errors import CartwiseError
 
 Format = Literal["jsonl", "csv", "woocommerce", "shopify"]

@@ -170,8 +170,10 @@ def compatibility_specs(
         relation: Relation = "agree" if ATTRIBUTES[name].kind == "label" else "same"
         if all(name != existing for existing, _ in relations):
             relations.append((name, relation))
-    target = rule.target if rule is not None else next(
-        (k for k in named if k != source_kind), named[0] if named else ""
+    target = (
+        rule.target
+        if rule is not None
+        else next((k for k in named if k != source_kind), named[0] if named else "")
     )
     numeric: list[NumericSpec] = []
     labels: list[LabelSpec] = []

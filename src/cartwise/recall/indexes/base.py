@@ -13,9 +13,7 @@ never passes, whatever the caller asks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol, runtime_checkable
-
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -23,8 +21,11 @@ from cartwise.catalog.product import Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, RequestSpecs, check
 from cartwise.embedding.base import Matrix, Vector
 
-
 SpecVerdict = Literal["meets", "unknown"]
+
+
+def _strict() -> list[SpecVerdict]:
+    return ["meets"]
 
 
 class SearchFilters(BaseModel):
@@ -41,7 +42,7 @@ class SearchFilters(BaseModel):
     """Comparisons every result must meet ("> 3 m", "≥ 27 inch")."""
     label_specs: list[LabelSpec] = Field(default_factory=list)
     """Categorical specs every result must meet (socket am5, not black)."""
-    spec_verdicts: list[SpecVerdict] = Field(default_factory=lambda: ["meets"])
+    spec_verdicts: list[SpecVerdict] = Field(default_factory=_strict)
     """Which `check` verdicts pass when there are specs: ["meets"] (strict, the default),
     ["unknown"] (listings that do not state an asked attribute: the top-up), or both."""
 

@@ -50,8 +50,8 @@ from cartwise.understanding.rules.recipients import (
     purchase_recipient,
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
-from cartwise.understanding.rules.specs import masked, read_specs
 from cartwise.understanding.rules.small_talk import small_talk_kind
+from cartwise.understanding.rules.specs import masked, read_specs
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
