@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "eval_understanding",
     "eval_dialogue",
     "eval_catalog",
+    "eval_specs",
     "ask",
     "serve",
     "bench",

@@ -20,14 +20,37 @@ from cartwise.catalog.specs.vocabulary import (
 
 _TAG = re.compile(r"<[^>]+>")
 _COLOUR_KEY = re.compile(r"colou?r|颜色", re.IGNORECASE)
+_BRAND_KEY = re.compile(r"brand|manufacturer|maker|品牌|生产企业|厂家|厂商", re.IGNORECASE)
+"""Keys whose values name a company ("Golden Field/金河田"), never a spec."""
+_PIXEL_KEY = re.compile(r"像素|megapixel|camera", re.IGNORECASE)
+_BARE_WAN = re.compile(r"(\d+(?:\.\d+)?)万(?!像素)")
 _KEY_WORDS = re.compile(r"[_\s]+")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SIGNIFICANT = 6
 
 
+_KEY_UNIT = re.compile(r"_(l|ml|kg|g|w|in|gb|tb|cm|mm|m|mah|hz|mp)$", re.IGNORECASE)
+_COUNT_KEY = re.compile(r"^(?:pieces|count|pack(?:_size)?|件数|数量)$", re.IGNORECASE)
+_BARE = re.compile(r"^\s*\d+(?:\.\d+)?(?:\s*x\s*\d+(?:\.\d+)?)*\s*$", re.IGNORECASE)
+
+
+def _with_unit(key: str, value: str) -> str:
+    """A bare number under a key that names its unit ("capacity_l": "15") as "15 l";
+    "dimensions_cm": "100x60x75" as "100 cm x 60 cm x 75 cm"."""
+    if not _BARE.match(value):
+        return value
+    unit = _KEY_UNIT.search(key)
+    if unit:
+        return " x ".join(f"{n.strip()} {unit.group(1)}" for n in value.lower().split("x"))
+    return f"{value.strip()} pcs" if _COUNT_KEY.match(key) else value
+
+
 def _segment(key: str, values: Iterable[str]) -> str:
     """An attribute as text the scanner reads with its key as context ("内存: 16GB")."""
-    return f"{_KEY_WORDS.sub(' ', key)}: {', '.join(values)}"
+    stated = ", ".join(_with_unit(key, value) for value in values)
+    if _PIXEL_KEY.search(key):
+        stated = _BARE_WAN.sub(r"\1万像素", stated)  # "像素: 主摄6400万+广角800万"
+    return f"{_KEY_WORDS.sub(' ', key)}: {stated}"
 
 
 def _collect(
@@ -71,32 +94,39 @@ def extract_listing_specs(
         # A brand is no spec: "Green Cell" or "Red Dragon" must not colour the listing.
         title = re.sub(re.escape(brand.strip()), " ", title, flags=re.IGNORECASE)
     colour_keys = {k for k in attributes if _COLOUR_KEY.search(k)}
-    segments = [normalize(title)] + [
-        normalize(_segment(key, values))
-        for key, values in attributes.items()
-        if key not in colour_keys and values
-    ]
-    context = " | ".join(segments)
+    # One text for the whole listing: the scanner is paid per call, and " | " keeps the
+    # attribute values apart.
+    text = " | ".join(
+        [normalize(title)]
+        + [
+            normalize(_segment(key, values))
+            for key, values in attributes.items()
+            if key not in colour_keys and values and not _BRAND_KEY.search(key)
+        ]
+    )
     numbers: dict[str, list[float]] = {}
     labels: dict[str, list[str]] = {}
-    for segment in segments:
-        _collect(scan_quantities(segment, context=context), segment, numbers, labels)
-    colours = _colour_values(attributes)
+    _collect(scan_quantities(text), text, numbers, labels)
+    colours = labels.get("color_family", [])
+    colours += [c for c in _colour_values(attributes) if c not in colours]
     if colours:
         labels["color_family"] = colours
     if description:
-        text = normalize(_TAG.sub(" ", description))
+        described = normalize(_TAG.sub(" ", description))
         extra_numbers: dict[str, list[float]] = {}
         extra_labels: dict[str, list[str]] = {}
         _collect(
-            scan_quantities(text, context=context + " | " + text), text, extra_numbers, extra_labels
+            scan_quantities(described, context=text + " | " + described),
+            described,
+            extra_numbers,
+            extra_labels,
         )
         for attribute, values in extra_numbers.items():
             numbers.setdefault(attribute, values)
         for attribute, label_values in extra_labels.items():
             labels.setdefault(attribute, label_values)
     if "socket" not in labels:
-        sockets = inferred_sockets(context)
+        sockets = inferred_sockets(text)
         if sockets:
             labels["socket"] = sockets
     return ProductSpecs(numbers=numbers, labels=labels)

@@ -15,7 +15,9 @@ from cartwise.catalog.specs.scan import NUMBER, Quantity, normalize, scan_quanti
 from cartwise.catalog.specs.superlatives import find_sort
 from cartwise.catalog.specs.vocabulary import LabelHit, label_hits
 
-_I = re.IGNORECASE
+_I = re.IGNORECASE | re.ASCII
+"""ASCII word boundaries: in "的HDMI线" a Chinese character is no word character, so
+`\bhdmi\b` must match there."""
 
 # Comparison words right before the number. Negated forms come first: "no more than" must
 # not read as "more than", 不超过 not as 超过.
@@ -48,13 +50,13 @@ _BEFORE: list[tuple[SpecOp, str]] = [
 _AFTER: list[tuple[SpecOp, str]] = [
     (
         "ge",
-        r"or\s+(?:more|higher|larger|bigger|longer|above|greater|better|faster|heavier|over)|"
+        r"(?:[a-z]+\s+)?or\s+(?:more|higher|larger|bigger|longer|above|greater|better|faster|heavier|over)|"
         r"and\s+(?:up|above|over|more|higher)|\+|plus\b|minimum\b|min\b|at\s+least|"
         r"(?:或|及)?以上|起|往上|或更(?:大|高|多|长)",
     ),
     (
         "le",
-        r"or\s+(?:less|lower|smaller|shorter|fewer|under|below|lighter)|max(?:imum)?\b|"
+        r"(?:[a-z]+\s+)?or\s+(?:less|lower|smaller|shorter|fewer|under|below|lighter)|max(?:imum)?\b|"
         r"at\s+most|(?:或|及)?以下|以内|之内|内|或更(?:小|低|少|短|轻)",
     ),
 ]
@@ -75,7 +77,7 @@ _CHEAPEST = re.compile(
     r"最便宜|最实惠|价格最低|最低价|最划算",
     _I,
 )
-_PRICIEST = re.compile(r"most\s+expensive|highest[\s-]+price|最贵|价格最高", _I)
+_PRICIEST = re.compile(r"most\s+expensive|priciest|highest[\s-]+price|最贵|价格最高", _I)
 
 _NEGATION = re.compile(
     r"(?:\bnot\b|\bno\b|\bnon-?|\bwithout\b|\bexcept\b|\bavoid\b|\banything\s+but\b|"
@@ -83,12 +85,13 @@ _NEGATION = re.compile(
     r"不要|不是|不想要|不能是|非|除了|别|不含|拒绝|排除)",
     _I,
 )
+_COMPARISONS = re.compile("|".join(f"(?:{words})" for _, words in _BEFORE + _AFTER), _I)
 _LIST_GAP = re.compile(r"^[\s,/、]*(?:or|and|nor|或|或者|和|及|与|也不要|也不是)?[\s,/、]*$", _I)
 
 _UNCHECKED = re.compile(
     NUMBER + r"\s*-?\s*(?:db\b|decibels?|分贝|nits?\b|尼特|cd/m2|ms\b|毫秒|rpm\b|转速?|"
     r"cores?\b|核|threads?\b|线程|iops\b|fps\b|帧|°c|℃|wh\b|瓦时|gbps\b|mbps\b|"
-    r"lumens?\b|流明|ah\b|v\b|伏|mpa\b|psi\b|bar\b)",
+    r"lumens?\b|流明|v\b|伏|mpa\b|psi\b|bar\b)",
     _I,
 )
 _MONEY_NEAR = re.compile(r"[$€£¥]\s*$|(?:eur|usd|gbp|cny|rmb|budget|预算|价格|价钱|元|块)\s*$", _I)
@@ -151,7 +154,8 @@ def _label_specs(text: str, hits: list[LabelHit]) -> list[LabelSpec]:
             return
         before = text[max(0, run[0].start - 28) : run[0].start]
         clause = re.split(r"[.;!?。；！？]|\bbut\b|但", before)[-1]
-        negated = bool(_NEGATION.search(clause))
+        # "no less than 10GB GDDR6", "不超过": a comparison's "no" negates no label
+        negated = bool(_NEGATION.search(_COMPARISONS.sub(" ", clause)))
         values = list(dict.fromkeys(hit.value for hit in run))
         specs.append(
             LabelSpec(

@@ -12,7 +12,9 @@ import re
 
 from cartwise.catalog.specs.model import SpecSort
 
-_I = re.IGNORECASE
+_I = re.IGNORECASE | re.ASCII
+"""ASCII word boundaries: in "的HDMI线" a Chinese character is no word character, so
+`\bhdmi\b` must match there."""
 
 _NOUNS_EN: list[tuple[str, str]] = [
     (r"read(?:ing)?\s+speeds?|reads?", "read_speed"),
@@ -57,8 +59,8 @@ _NOUN_ZH = "|".join(f"(?:{p})" for p, _ in _NOUNS_ZH)
 _EN_DESC = r"highest|largest|biggest|most|greatest|maximum|max|longest|fastest|heaviest|top"
 _EN_ASC = r"lowest|smallest|least|minimum|min|shortest|slowest|lightest"
 _EN = re.compile(
-    rf"\b(?P<adj>{_EN_DESC}|{_EN_ASC})\b(?:\s+[\w-]+){{0,2}}?\s+(?P<noun>{_NOUN_EN})\b"
-    rf"|\b(?P<bare>{_EN_DESC}|{_EN_ASC})\b",
+    rf"(?<!at\s)\b(?P<adj>{_EN_DESC}|{_EN_ASC})\b(?:\s+[\w-]+){{0,2}}?\s+(?P<noun>{_NOUN_EN})\b"
+    rf"|(?<!at\s)\b(?P<bare>{_EN_DESC}|{_EN_ASC})\b",  # "at most 11 inch" compares
     _I,
 )
 _ZH_DESC = "大高长快多重"

@@ -53,13 +53,14 @@ CANONICAL: dict[Family, str] = {
 # "G" is gigabytes in Chinese listings ("256G").
 UNIT_WORDS: list[tuple[str, Family, str]] = [
     # length
-    (r"(?:milli)?met(?:er|re)s?", "length", "m"),
+    (r"met(?:er|re)s?", "length", "m"),
     (r"centimet(?:er|re)s?", "length", "cm"),
     (r"millimet(?:er|re)s?", "length", "mm"),
     (r"km", "length", "km"),
     (r"cm", "length", "cm"),
     (r"mm", "length", "mm"),
     (r"m", "length", "m"),
+    (r"cu\.?\s*ft\.?|cubic\s+f(?:oo|ee)t", "volume", "cubic_foot"),
     (r"ft\.?|feet|foot|-foot", "length", "ft"),
     (r"米", "length", "m"),
     (r"厘米|公分", "length", "cm"),
@@ -74,15 +75,17 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
     (r"TB|(?-i:T)(?=\s*(?:固态|硬盘|存储|ssd|SSD|移动硬盘))", "data", "TB"),
     (r"GB|(?-i:G)", "data", "GB"),
     # volume
-    (r"(?:milli)?lit(?:er|re)s?", "volume", "L"),
+    (r"lit(?:er|re)s?", "volume", "L"),
     (r"millilit(?:er|re)s?", "volume", "mL"),
     (r"ml", "volume", "mL"),
     (r"l", "volume", "L"),
     (r"升", "volume", "L"),
+    (r"gal\.?|gallons?", "volume", "gallon"),
     (r"毫升", "volume", "mL"),
     # battery
     (r"mah", "battery", "mA*h"),
     (r"毫安时?", "battery", "mA*h"),
+    (r"ah|amp\s+hours?", "battery", "A*h"),
     # power
     (r"kw|kilowatts?", "power", "kW"),
     (r"w|watts?", "power", "W"),
@@ -95,8 +98,9 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
     (r"hz|赫兹", "refresh", "Hz"),
     # camera
     (r"mp|megapixels?|mega\s?pixels?", "camera", "MP"),
-    (r"万像素", "camera", "10000 pixel"),
+    (r"万像素", "camera", "wan_pixel"),
     (r"百万像素", "camera", "MP"),
+    (r"像素", "camera", "count"),  # "1亿像素" arrives as 100000000像素
     # weight
     (r"kg|kilograms?|kgs", "weight", "kg"),
     (r"(?-i:g)|grams?|gr", "weight", "g"),
@@ -115,7 +119,7 @@ def _registry() -> pint.UnitRegistry[float]:
     registry: pint.UnitRegistry[float] = pint.UnitRegistry()
     registry.define("jin = 0.5 * kilogram = 斤")
     registry.define("MP = 1e6 * count")
-    registry.define("pixel_count = count")
+    registry.define("wan_pixel = 1e4 * count")  # 万像素: 4800万像素 is 48 MP
     return registry
 
 
@@ -123,24 +127,30 @@ def _registry() -> pint.UnitRegistry[float]:
 def factor(unit: str, family: Family) -> float:
     """How many canonical units one `unit` is ("ft" → 0.3048 for length)."""
     registry = _registry()
-    source = unit.replace("pixel", "count")
-    target = CANONICAL[family]
-    if family == "inch":
-        target = "inch"
-    return float(registry.Quantity(1.0, source).to(target).magnitude)
+    return float(registry.Quantity(1.0, unit).to(CANONICAL[family]).magnitude)
 
 
-def _unit_alternation() -> str:
-    return "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(UNIT_WORDS))
+UNIT_PATTERN = "(?P<unit>" + "|".join(f"(?:{pattern})" for pattern, _, _ in UNIT_WORDS) + ")"
+"""Any unit word, captured as `unit`. One plain alternation: a group per unit would make the
+scan an order of magnitude slower in `re`."""
+
+UNIT_END = r"(?![a-wyz0-9])(?!x[a-z])"
+"""A unit word ends where a word would: "3 min" is no metre, "5 wires" no watt; an "x"
+may follow as a dimension separator ("2寸x3寸", "16GBx2")."""
+
+_EACH_UNIT = [
+    (re.compile(f"(?:{pattern}){UNIT_END}", re.IGNORECASE), family, unit)
+    for pattern, family, unit in UNIT_WORDS
+]
 
 
-UNIT_PATTERN = _unit_alternation()
-"""One named group per unit word (u0, u1, ...), in `UNIT_WORDS` order."""
-
-
-def unit_of(match: re.Match[str]) -> tuple[Family, str]:
-    """The (family, pint unit) of whichever unit group matched."""
-    for i, (_, family, unit) in enumerate(UNIT_WORDS):
-        if match.group(f"u{i}") is not None:
+def unit_of(match: re.Match[str]) -> tuple[Family, str] | None:
+    """The (family, pint unit) of the unit word `match` captured: the first `UNIT_WORDS`
+    entry that matches exactly that span (in place, so lookaheads see what follows)."""
+    start, end = match.span("unit")
+    text = match.string
+    for pattern, family, unit in _EACH_UNIT:
+        hit = pattern.match(text, start)
+        if hit is not None and hit.end() == end:
             return family, unit
-    raise LookupError("no unit group matched")
+    return None

@@ -11,6 +11,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+_I = re.IGNORECASE | re.ASCII
+"""ASCII word boundaries: in "的HDMI线" or "LGA1700接口" a Chinese character is no word
+character, so `\bhdmi\b` must match there."""
+
 SOCKETS: list[tuple[str, str]] = [
     (r"\bam5\b", "am5"),
     (r"\bam4\b", "am4"),
@@ -29,7 +33,7 @@ SOCKETS: list[tuple[str, str]] = [
 ]
 """CPU sockets. Bare Intel socket numbers ("Intel Z790, 1700") are read by `INTEL_BARE`."""
 
-INTEL_BARE = re.compile(r"(?<![\w.])(1851|1700|1200|1151|1150|1155|2066)(?![\w.])")
+INTEL_BARE = re.compile(r"(?<![\w.])(1851|1700|1200|1151|1150|1155|2066)(?![\w.])", re.ASCII)
 """A bare socket number, trusted only in text that names Intel and a board or cooler."""
 
 CHIPSET_SOCKETS: list[tuple[str, str]] = [
@@ -48,7 +52,7 @@ MEMORY_TYPES: list[tuple[str, str]] = [
     (r"\blpddr4x\b", "lpddr4x"),
     (r"\blpddr4\b", "lpddr4"),
     (r"\bg?ddr7\b", "gddr7"),
-    (r"\bgddr6x\b", "gddr6x"),
+    (r"\bg?ddr6x\b", "gddr6x"),
     (r"\bg?ddr6\b", "gddr6"),  # GPU listings write "8GB DDR6"; no DDR6 system memory exists
     (r"\bgddr5x?\b", "gddr5"),
     (r"\bddr5\b|\bpc5-\d", "ddr5"),
@@ -69,7 +73,8 @@ INTERFACES: list[tuple[str, str]] = [
         "usb-a",
     ),
     (
-        r"\blightning\s*(?:cable|connector|port|adapter|to\b|接口|数据线)|\bto\s+lightning\b",
+        r"\blightning\s*(?:cable|connector|port|adapter|to\b|接口|数据线)|\bto\s+lightning\b|"
+        r"\bapple\s+lightning\b|(?:接口|interface|connector)[^|]{0,12}?\blightning\b",
         "lightning",
     ),
     (r"\bsata\s?(?:iii|3|ii|2)?\b", "sata"),
@@ -94,6 +99,7 @@ COLOURS_EN: list[tuple[str, str]] = [
     (r"\brose\s?gold\b|\bchampagne\b|\bgold(?:en)?\b|\bsilver\b|\bchrome\b", "metallic"),
     (r"\bmetallic\b|\bgun\s?metal\b|\btitanium\b|\bplatinum\s?(?:grey|gray|silver)\b", "metallic"),
     (r"\boff[\s-]?white\b|\bwhite\b|\bivory\b|\bsnow\b", "white"),
+    (r"\b(?:charcoal|jet|space|midnight|matte?)\s+black\b", "black"),
     (r"\bblack\b|\bjet\b|\bonyx\b|\bmidnight\s?black\b", "black"),
     (r"\bgr[ae]y\b|\bgraphite\b|\bcharcoal\b|\bslate\b|\bspace\s?gr[ae]y\b", "grey"),
     (r"\bnavy\b|\bblue\b|\bcyan\b|\bturquoise\b|\bteal\b|\bcobalt\b|\bdenim\b", "blue"),
@@ -103,7 +109,10 @@ COLOURS_EN: list[tuple[str, str]] = [
     (r"\borange\b|\bcoral\b|\bpeach\b|\btangerine\b", "orange"),
     (r"\bpurple\b|\bviolet\b|\blavender\b|\blilac\b|\bplum\b", "purple"),
     (r"\bpink\b|\bfuchsia\b|\bmagenta\b|\brose\b|\bblush\b", "pink"),
-    (r"\bbrown\b|\bchocolate\b|\bcoffee\b|\bcamel\b|\btan\b|\bwalnut\b|\bbronze\b", "brown"),
+    (
+        r"\bbrown\b|\bchocolate\b|\bcoffee\b|\bcamel\b|\btan\b|\bwalnut\b|\boak\b|\bbronze\b",
+        "brown",
+    ),
     (r"\bbeige\b|\bcream\b|\bkhaki\b|\bsand\b|\bnude\b|\btaupe\b", "beige"),
 ]
 """Colour words → the 13 families a shopper filters on ("metallic" covers silver and gold)."""
@@ -139,34 +148,63 @@ class LabelHit:
     end: int
 
 
-_TABLES: dict[str, list[tuple[re.Pattern[str], str]]] = {
-    name: [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in table]
-    for name, table in (
-        ("socket", SOCKETS),
-        ("memory_type", MEMORY_TYPES),
-        ("interface", INTERFACES),
-        ("form_factor", FORM_FACTORS),
-        ("color_family", COLOURS_EN),
+@dataclass(frozen=True)
+class _Table:
+    """One regex for the whole table (a single pass finds the leftmost spelling; at one
+    position the earlier, longer spelling wins) and the spellings to name a hit's value.
+    Plain alternation: named groups would make every scan ~10x slower in `re`."""
+
+    any_spelling: re.Pattern[str]
+    spellings: list[tuple[re.Pattern[str], str]]
+    markers: tuple[str, ...]
+    """Lowercase substrings one of which every spelling contains: text with none of them is
+    skipped without a regex pass (empty: always scan)."""
+
+    def worth_scanning(self, lowered: str) -> bool:
+        return not self.markers or any(marker in lowered for marker in self.markers)
+
+    def value_of(self, hit: str) -> str:
+        return next(value for pattern, value in self.spellings if pattern.fullmatch(hit))
+
+
+def _table(table: list[tuple[str, str]], markers: tuple[str, ...] = ()) -> _Table:
+    combined = "|".join(f"(?:{spelling})" for spelling, _ in table)
+    return _Table(
+        re.compile(combined, _I),
+        [(re.compile(spelling, _I), value) for spelling, value in table],
+        markers,
     )
+
+
+_TABLES: dict[str, _Table] = {
+    "socket": _table(SOCKETS, ("am", "tr", "wrx", "lga")),
+    "memory_type": _table(MEMORY_TYPES, ("ddr", "pc")),
+    "interface": _table(
+        INTERFACES,
+        (
+            *("hdmi", "display", "dp", "usb", "type", "thunderbolt", "tb", "雷电"),
+            *("lightning", "sata", "nvme", "pci", "m.2", "vga", "dvi"),
+        ),
+    ),
+    "form_factor": _table(FORM_FACTORS, ("atx", "itx")),
+    "color_family": _table(COLOURS_EN),
 }
 _COLOURS_ZH = [(re.compile(pattern), value) for pattern, value in COLOURS_ZH]
-_CHIPSETS = [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in CHIPSET_SOCKETS]
-_INTEL = re.compile(r"\bintel\b|英特尔", re.IGNORECASE)
+_CHIPSETS = [(re.compile(pattern, _I), value) for pattern, value in CHIPSET_SOCKETS]
+_ANY_CHIPSET = re.compile(r"\b[abhqwxz][1-9]\d0", _I)
+_INTEL = re.compile(r"\bintel\b|英特尔", _I)
 _BOARD_OR_COOLER = re.compile(
     r"motherboard|mainboard|主板|cooler|heatsink|散热|socket|\b[zbhq][4-8]\d0\b|\bcpu\b",
-    re.IGNORECASE,
+    _I,
 )
 
 
 def _scan(text: str, attribute: str) -> Iterator[LabelHit]:
-    taken: list[tuple[int, int]] = []
-    for pattern, value in _TABLES[attribute]:
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(start < b and a < end for a, b in taken):
-                continue
-            taken.append((start, end))
-            yield LabelHit(attribute, value, start, end)
+    table = _TABLES[attribute]
+    if not table.worth_scanning(text.lower()):
+        return
+    for match in table.any_spelling.finditer(text):
+        yield LabelHit(attribute, table.value_of(match.group(0)), match.start(), match.end())
 
 
 def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[LabelHit]:
@@ -203,7 +241,7 @@ def inferred_sockets(text: str) -> list[str]:
     found: list[str] = []
     if _INTEL.search(text) and _BOARD_OR_COOLER.search(text):
         found += [f"lga{m.group(1)}" for m in INTEL_BARE.finditer(text)]
-    if not found:
+    if not found and _ANY_CHIPSET.search(text):
         for pattern, value in _CHIPSETS:
             if pattern.search(text):
                 found.append(value)
