@@ -209,7 +209,7 @@ def _why(
             and not product.specs.labels.get(a)
         ]
         if names:
-            joined = "、".join(dict.fromkeys(names))
+            joined = ("、" if zh else ", ").join(dict.fromkeys(names))
             why.append(f"商品未标明{joined}" if zh else f"the listing does not state its {joined}")
     if not why:
         why.append("与需求最相关" if zh else "closest match to your request")
