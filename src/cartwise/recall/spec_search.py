@@ -77,9 +77,12 @@ def order_by(hits: list[SearchHit], sort: SpecSort) -> tuple[list[SearchHit], li
 
 
 def effective_sort(specs: RequestSpecs) -> SpecSort | None:
-    """ "the cheapest X with Y" sorts by price ascending; otherwise the superlative."""
+    """ "the cheapest X with Y" sorts by price ascending; otherwise the superlative. A bare
+    "the cheapest X" / "where is X cheapest" without a spec to meet is a price comparison
+    of the best match's offers (the dialogue's "cheapest" answer), not an order."""
     if specs.cheapest:
-        return SpecSort(attribute="price", descending=False, text="cheapest")
+        has_filter = bool(specs.numeric or specs.labels)
+        return SpecSort(attribute="price", descending=False, text="cheapest") if has_filter else None
     return specs.sort
 
 
