@@ -27,6 +27,10 @@ def eval_specs(
     split: Annotated[
         str, typer.Option(help="dev (tuned on), test (never tuned on) or both.")
     ] = "both",
+    timed_listings: Annotated[
+        int | None,
+        typer.Option(min=1, help="Time the parser on this many demo listings (default: all)."),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(help="Report path (default: CARTWISE_HOME/reports/specs.md)."),
@@ -41,7 +45,7 @@ def eval_specs(
         typer.echo(f"error: --split must be dev, test or both, not {split!r}", err=True)
         raise typer.Exit(code=2)
     try:
-        report = evaluate_specs(catalogs, splits=chosen)
+        report = evaluate_specs(catalogs, splits=chosen, timed_listings=timed_listings)
         path = write_report(report, out or get_settings().home / "reports" / "specs.md")
     except CartwiseError as exc:
         typer.echo(f"error: {exc}", err=True)

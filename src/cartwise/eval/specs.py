@@ -11,6 +11,7 @@ values, negated), sort, "cheapest" and unchecked phrase is one item.
 from __future__ import annotations
 
 import time
+import timeit
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -261,6 +262,9 @@ class SpecsReport(BaseModel):
     listing_numbers_quantulum: list[SplitScores] = Field(default_factory=list)
     requests: list[SplitScores] = Field(default_factory=list)
     per_listing_us: float | None = None
+    calibration_us: float | None = None
+    """`sum(range(1000))` timed in the same run: the machine's speed at the time, so a cost
+    measured on a loaded machine reads as a ratio."""
     quantulum_per_listing_us: float | None = None
     timed_listings: int = 0
     skipped: list[str] = Field(default_factory=list)
@@ -304,6 +308,12 @@ class SpecsReport(BaseModel):
                 f"(mean over {self.timed_listings} demo listings, title + attributes, "
                 "after warm-up)",
             ]
+            if self.calibration_us:
+                lines.append(
+                    f"- calibration: `sum(range(1000))` took {self.calibration_us:.1f} µs in the "
+                    f"same run, so one listing costs {self.per_listing_us / self.calibration_us:.0f}"
+                    " such sums"
+                )
             if self.quantulum_per_listing_us is not None:
                 lines.append(
                     f"- quantulum3: {self.quantulum_per_listing_us:.0f} µs per listing "
@@ -346,7 +356,9 @@ def _time_listings(parse: Callable[[ListingText], object], texts: Sequence[Listi
     return (time.perf_counter() - start) / max(1, len(texts)) * 1e6
 
 
-def evaluate_specs(catalogs: Path, *, splits: Sequence[Split] = SPLITS) -> SpecsReport:
+def evaluate_specs(
+    catalogs: Path, *, splits: Sequence[Split] = SPLITS, timed_listings: int | None = None
+) -> SpecsReport:
     """Both parsers on the chosen splits; listings from the shared catalogs skip when absent."""
     report = SpecsReport()
     quantulum = quantulum_listing_parser()
@@ -368,7 +380,8 @@ def evaluate_specs(catalogs: Path, *, splits: Sequence[Split] = SPLITS) -> Specs
                 score_listings(split, labels, texts, quantulum, numbers_only=True)
             )
         report.requests.append(score_requests(f"requests {split}", load_request_labels(split)))
-    demo = list(demo_listings().values())
+    demo = list(demo_listings().values())[:timed_listings]
+    report.calibration_us = timeit.timeit("sum(range(1000))", number=2000) / 2000 * 1e6
     report.per_listing_us = _time_listings(own_listing_parser, demo)
     report.timed_listings = len(demo)
     if quantulum is not None:

@@ -2,6 +2,26 @@
 
 A tolerance is how far an *exact* request ("a 3 m cable", "1TB") may sit from a listed value
 and still match: listings round ("2.9 m", "931 GB usable"), shoppers round more.
+
+Canonical units and exact-match tolerances (relative to the asked value):
+
+| attribute | unit | tolerance | why |
+|---|---|---|---|
+| length | m | 5 % | "6 ft" is 1.83 m, sold as "1.8 m"; beds are 1.5 m or 1.8 m, never in between |
+| screen_size | inch | 3 % | "17寸" asks for 17.3"; 43.9 cm panels are 17.3" |
+| storage | GB | 8 % | "1TB" drives state 931-1000 GB; TB is 1000 GB (decimal, as drives are sold) |
+| memory | GB | 0 | RAM and VRAM come in exact sizes (8, 12, 16 GB) |
+| volume | L | 5 % | "40L" packs measure 38-42 L; cu ft and US gallons converted by pint |
+| battery | mAh | 5 % | rated vs typical capacity; Ah converted ×1000 |
+| power | W | 5 % | "550 W" PSUs are 550 W; heaters round 1950 → 2000 |
+| frequency | MHz | 2 % | DDR "3200" is 3200 MT/s; CPUs 3.5 vs 3.6 GHz are different parts |
+| read_speed, write_speed | MB/s | 5 % | "up to 3500 MB/s" marketing rounding |
+| refresh_rate | Hz | 0 | panels come in fixed steps (60, 75, 144, 165, 240) |
+| resolution | px (total) | 0 | width × height: "4K" is 3840×2160 = 8,294,400, "1080p" 1920×1080 |
+| camera | MP | 5 % | 4800万像素 is 48 MP; 50.3 MP sensors sold as "50 MP" |
+| pack_count | pcs | 0 | a 2-pack is not a 3-pack |
+| weight | kg | 5 % | 斤 = 0.5 kg; lb and oz converted by pint |
+| memory_slots | slots | 0 | a board has 2, 4 or 8 |
 """
 
 from __future__ import annotations

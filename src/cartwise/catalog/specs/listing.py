@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from cartwise.catalog.specs.model import ProductSpecs
 from cartwise.catalog.specs.scan import Scan, normalize, scan_quantities
@@ -68,16 +69,22 @@ def _collect(
             bucket_labels.append(label)
 
 
+@lru_cache(maxsize=8192)
+def _value_colours(value: str) -> tuple[str, ...]:
+    """Colour families of one colour attribute value; cached, since catalogs repeat a few
+    hundred colour names ("Black", "黑色") across thousands of offers."""
+    text = normalize(value)
+    found = zh_colour_families(text) if _HAN.search(text) else []
+    found += [h.value for h in label_hits(text.lower(), ("color_family",))]
+    return tuple(dict.fromkeys(found))
+
+
 def _colour_values(attributes: Mapping[str, list[str]]) -> list[str]:
     families: list[str] = []
     for key, values in attributes.items():
-        if not _COLOUR_KEY.search(key):
-            continue
-        for value in values:
-            text = normalize(value)
-            found = zh_colour_families(text) if _HAN.search(text) else []
-            found += [h.value for h in label_hits(text.lower(), ("color_family",))]
-            families += [f for f in found if f not in families]
+        if _COLOUR_KEY.search(key):
+            for value in values:
+                families += [f for f in _value_colours(value) if f not in families]
     return families
 
 
@@ -96,13 +103,15 @@ def extract_listing_specs(
     colour_keys = {k for k in attributes if _COLOUR_KEY.search(k)}
     # One text for the whole listing: the scanner is paid per call, and " | " keeps the
     # attribute values apart.
-    text = " | ".join(
-        [normalize(title)]
-        + [
-            normalize(_segment(key, values))
-            for key, values in attributes.items()
-            if key not in colour_keys and values and not _BRAND_KEY.search(key)
-        ]
+    text = normalize(
+        " | ".join(
+            [title]
+            + [
+                _segment(key, values)
+                for key, values in attributes.items()
+                if key not in colour_keys and values and not _BRAND_KEY.search(key)
+            ]
+        )
     )
     numbers: dict[str, list[float]] = {}
     labels: dict[str, list[str]] = {}

@@ -57,7 +57,7 @@ _AFTER: list[tuple[SpecOp, str]] = [
     (
         "le",
         r"(?:[a-z]+\s+)?or\s+(?:less|lower|smaller|shorter|fewer|under|below|lighter)|max(?:imum)?\b|"
-        r"at\s+most|(?:或|及)?以下|以内|之内|内|或更(?:小|低|少|短|轻)",
+        r"at\s+most|(?:或|及)?以下|以内|之内|内(?!存)|或更(?:小|低|少|短|轻)",
     ),
 ]
 _BEFORE_RES = [

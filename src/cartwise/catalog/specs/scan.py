@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from cartwise.catalog.specs.units import UNIT_END, UNIT_PATTERN, Family, factor, unit_of
 from cartwise.text import narrow
@@ -30,6 +31,7 @@ _ZH_NUMERAL = re.compile(
     r"([零一二两三四五六七八九十百]+)(?=\s*(?:个|只|件|支|片|瓶|包|双|条|盒|袋|罐|卷|张|套|"
     r"米|厘米|公斤|千克|斤|升|寸|英寸|克|瓦|毫安|根|台|节|倍|条内存|[Tt][Bb]|G))"
 )
+_ZH_NUMERAL_CHARS = re.compile(r"[一二两三四五六七八九十百]")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*万(?!像素)")
 _YI = re.compile(r"(\d+(?:\.\d+)?)\s*亿")
 _THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}),(\d{3})(?![\d,])")
@@ -60,11 +62,17 @@ def normalize(text: str) -> str:
     """Width-fold, write Chinese counts and 万 as digits, and drop thousands separators, so
     every later pattern sees "2个装", "20000毫安", "1200W"."""
     text = narrow(text).replace("&amp;", "&").replace("×", "x")
-    text = _ZH_NUMERAL.sub(lambda m: str(zh_numeral(m.group(1))), text)
-    text = _WAN.sub(lambda m: _plain(float(m.group(1)) * 10000), text)
-    text = _YI.sub(lambda m: _plain(float(m.group(1)) * 100_000_000), text)
-    text = _THOUSANDS.sub(r"\1\2", text)
-    return _DECIMAL_COMMA.sub(r"\1.\2", text)
+    # Each rewrite runs only when its marker occurs: ingest normalizes every offer.
+    if _ZH_NUMERAL_CHARS.search(text):
+        text = _ZH_NUMERAL.sub(lambda m: str(zh_numeral(m.group(1))), text)
+    if "万" in text:
+        text = _WAN.sub(lambda m: _plain(float(m.group(1)) * 10000), text)
+    if "亿" in text:
+        text = _YI.sub(lambda m: _plain(float(m.group(1)) * 100_000_000), text)
+    if "," in text:
+        text = _THOUSANDS.sub(r"\1\2", text)
+        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    return text
 
 
 def _plain(value: float) -> str:
@@ -107,7 +115,7 @@ _I = re.IGNORECASE | re.ASCII
 `\bhdmi\b` must match there."""
 _SCREEN = re.compile(
     r"monitor|\bdisplay\b|screen|\btv\b|television|laptop|notebook|tablet|ipad|iphone|"
-    r"phone|macbook|chromebook|projector|e-?reader|kindle|显示器|屏|电视|笔记本|平板|手机|一体机|"
+    r"phone|\btab\b|macbook|chromebook|projector|e-?reader|kindle|显示器|屏|电视|笔记本|平板|手机|一体机|"
     r"电脑|播放器|阅读器|学习机|导航仪",
     _I,
 )
@@ -235,7 +243,7 @@ def _pair_memory_with_storage(scan: Scan, text: str, guessed: set[int]) -> None:
     if not (_SCREEN.search(text) or _COMPUTER.search(text)):
         return
     data = [i for i, q in enumerate(scan.quantities) if q.attribute in ("memory", "storage")]
-    for first, second in zip(data, data[1:], strict=False):
+    for first, second in pairwise(data):
         a, b = scan.quantities[first], scan.quantities[second]
         if (
             a.start in guessed

@@ -187,7 +187,19 @@ _TABLES: dict[str, _Table] = {
         ),
     ),
     "form_factor": _table(FORM_FACTORS, ("atx", "itx")),
-    "color_family": _table(COLOURS_EN),
+    "color_family": _table(
+        COLOURS_EN,
+        (
+            *("gold", "champagne", "silver", "chrome", "metal", "titan", "platinum", "white"),
+            *("ivory", "snow", "black", "jet", "onyx", "gr", "slate", "charcoal", "navy"),
+            *("blue", "cyan", "turquoise", "teal", "cobalt", "denim", "red", "burgundy"),
+            *("maroon", "crimson", "wine", "scarlet", "olive", "mint", "sage", "lime"),
+            *("khaki", "yellow", "mustard", "lemon", "orange", "coral", "peach", "tangerine"),
+            *("purple", "violet", "lavender", "lilac", "plum", "pink", "fuchsia", "magenta"),
+            *("rose", "blush", "brown", "chocolate", "coffee", "camel", "tan", "walnut", "oak"),
+            *("bronze", "beige", "cream", "sand", "nude", "taupe", "matt", "space", "midnight"),
+        ),
+    ),
 }
 _COLOURS_ZH = [(re.compile(pattern), value) for pattern, value in COLOURS_ZH]
 _CHIPSETS = [(re.compile(pattern, _I), value) for pattern, value in CHIPSET_SOCKETS]
