@@ -112,8 +112,7 @@ async def replay(
         deps.recall.search("warm", k=1)
 
         timings: dict[str, list[float]] = {
-            stage: []
-            for stage in [*STAGES, "total", SEARCHED_TOTAL, FOLLOWUP_TOTAL, SPEC_TOTAL]
+            stage: [] for stage in [*STAGES, "total", SEARCHED_TOTAL, FOLLOWUP_TOTAL, SPEC_TOTAL]
         }
         baseline: list[float] = []
         turns = 0

@@ -142,9 +142,7 @@ async def test_a_length_filter_shows_meeting_cables_first_then_unstated(deps: Ag
         product = deps.recall.get(key)
         assert product is not None and check(product.specs, specs) != "violates"
     assert result.unstated and set(result.unstated) <= set(shown[3:])
-    assert any(
-        "length > 3 m" in line and line.endswith(": 3 offers") for line in result.applied
-    )
+    assert any("length > 3 m" in line and line.endswith(": 3 offers") for line in result.applied)
     assert "the listing does not state its length" in result.reply
     assert "budget" not in " ".join(result.applied)  # a length is no budget
     assert "budget_max" not in result.memory.session.slots

@@ -65,9 +65,7 @@ def test_same_colour_cue_applies_whatever_the_kinds() -> None:
     for request in ("keyboards in the same colour as this case", "要和这个机箱同色的键盘"):
         plan = compatibility_specs(request, case, source_kind="case")
         assert plan.target_kind == "keyboard"
-        assert [(s.attribute, s.values) for s in plan.specs.labels] == [
-            ("color_family", ["white"])
-        ]
+        assert [(s.attribute, s.values) for s in plan.specs.labels] == [("color_family", ["white"])]
 
 
 def test_a_needed_attribute_the_source_does_not_state_is_reported() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cartwise.eval.retrieval import AB_BETAS, MODE_LABELS, MODES, WEBMALL_MODES, RetrievalReport
+from cartwise.eval.retrieval import AB_BETAS, MODE_LABELS, WEBMALL_MODES, RetrievalReport
 
 
 def _pct(value: float) -> str:
@@ -26,10 +26,12 @@ def render_markdown(report: RetrievalReport, *, chart_name: str, data_dir: Path)
         "| retriever | MRR@10 | recall@10 |",
         "|---|---:|---:|",
     ]
-    for mode in MODES:
-        scores = report.zh.get(mode)
+    for zh_mode in WEBMALL_MODES:
+        scores = report.zh.get(zh_mode)
         if scores:
-            lines.append(f"| {MODE_LABELS[mode]} | {scores.mrr10:.3f} | {_pct(scores.recall)}% |")
+            lines.append(
+                f"| {MODE_LABELS[zh_mode]} | {scores.mrr10:.3f} | {_pct(scores.recall)}% |"
+            )
     lines += [
         "",
         f"## WebMall tasks over four shops ({report.webmall.tasks} tasks with resolved gold)",
@@ -103,16 +105,17 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
         "hybrid": "#dd8452",
         "hybrid_specs": "#c44e52",
     }
-    width = 0.27
+    width = 0.2
 
     zh_axis = axes[0]
     metrics = ("MRR@10", "recall@10")
-    for i, mode in enumerate(MODES):
-        scores = report.zh.get(mode)
+    for i, zh_mode in enumerate(WEBMALL_MODES):
+        scores = report.zh.get(zh_mode)
         if scores is None:
             continue
-        zh_axis.bar([x + (i - 1) * width for x in range(2)], [scores.mrr10, scores.recall],
-                    width, label=MODE_LABELS[mode], color=colors[mode])  # fmt: skip
+        offset = (i - (len(WEBMALL_MODES) - 1) / 2) * width
+        zh_axis.bar([x + offset for x in range(2)], [scores.mrr10, scores.recall],
+                    width, label=MODE_LABELS[zh_mode], color=colors[zh_mode])  # fmt: skip
     zh_axis.set_xticks(range(2), metrics)
     zh_axis.set_title(f"zh queries → titles ({report.zh_queries})")
     zh_axis.set_ylim(0, 1)
@@ -120,7 +123,7 @@ def render_chart(report: RetrievalReport, path: Path) -> None:
 
     web_axis = axes[1]
     categories = [*report.webmall.by_category, "all"]
-    web_width = 0.2
+    web_width = width
     for i, web_mode in enumerate(WEBMALL_MODES):
         values = [report.webmall.by_category[c].get(web_mode, 0.0) for c in categories[:-1]]
         values.append(report.webmall.overall.get(web_mode, 0.0))

@@ -82,7 +82,9 @@ def effective_sort(specs: RequestSpecs) -> SpecSort | None:
     of the best match's offers (the dialogue's "cheapest" answer), not an order."""
     if specs.cheapest:
         has_filter = bool(specs.numeric or specs.labels)
-        return SpecSort(attribute="price", descending=False, text="cheapest") if has_filter else None
+        return (
+            SpecSort(attribute="price", descending=False, text="cheapest") if has_filter else None
+        )
     return specs.sort
 
 

@@ -168,7 +168,9 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     if resolution is not None and resolution.kind == "cheapest":
         # "Where is X cheapest" is about X: its offers, not X's neighbours; "the cheapest X
         # with Y" is every model tied at the lowest price.
-        ordered_by_price = criteria.spec_sort is not None and criteria.spec_sort.attribute == "price"
+        ordered_by_price = (
+            criteria.spec_sort is not None and criteria.spec_sort.attribute == "price"
+        )
         picks = with_ties(picks) if ordered_by_price else picks[:1]
     answer = build_answer(state, picks, deps.settings)
     if search is not None and criteria.spec_sort is not None and picks:
