@@ -35,8 +35,9 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its brands, price bounds and specs (strict:
-    the search node tops up with listings that do not state a spec)."""
+    """The exact filters of the active search: its brands, price bounds and specs (never a
+    listing that violates one; those that do not state one are marked and rank after,
+    `recall/spec_search.py`)."""
     search = active_search(state)
     if search is None:
         return filters
@@ -47,7 +48,7 @@ def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
             "max_price_base": search.max_price_base,
             "numeric_specs": list(search.specs.numeric),
             "label_specs": list(search.specs.labels),
-            "spec_verdicts": ["meets"],
+            "spec_verdicts": ["meets", "unknown"],
         }
     )
 

@@ -31,6 +31,7 @@ from cartwise.catalog.sizes import canonical_size
 from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, SortOrder
+from cartwise.recall.spec_search import MEETS_BONUS
 from cartwise.settings import Settings
 from cartwise.text import fold
 from cartwise.understanding.base import Language
@@ -47,9 +48,6 @@ DEMOTE_WEIGHT = 0.15
 the same scaled relevance: worth several likes, so a disliked item drops below comparable
 ones, yet a clearly better match still shows."""
 MAX_DEMOTIONS_COUNTED = 2
-UNSTATED_PENALTY = 10.0
-"""Larger than any relevance and bonus: a listing that does not state an asked spec ranks
-after every listing that meets it."""
 
 
 @dataclass(frozen=True)
@@ -223,7 +221,7 @@ def _rank(candidate: Candidate, liked: int, disliked: int, top_score: float) -> 
     rating = candidate.product.rating if candidate.product.rating is not None else NEUTRAL_RATING
     return (
         relevance
-        - (UNSTATED_PENALTY if candidate.unstated_specs else 0.0)
+        - (MEETS_BONUS if candidate.unstated_specs else 0.0)
         + RATING_WEIGHT * (rating - NEUTRAL_RATING)
         + LIKE_WEIGHT * min(liked, MAX_LIKES_COUNTED)
         - DEMOTE_WEIGHT * min(disliked, MAX_DEMOTIONS_COUNTED)

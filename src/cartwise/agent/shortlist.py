@@ -121,12 +121,11 @@ def arrange(
         return models[:limit]
     if spec_sort is not None and sort == "relevance":
         return by_spec(models, spec_sort)[:limit]
-    # Listings that do not state an asked spec come after every one that meets it, whatever
-    # the order (the round-robin would otherwise interleave them).
+    if sort == "relevance":
+        # Relevance already ranks a listing that does not state an asked spec lower.
+        return round_robin_by_platform(models, limit)
+    # An order ("by price") ranks the listings that meet the specs; those that do not say
+    # follow them.
     meeting = [p for p in models if not p.candidate.unstated_specs]
     unstated = [p for p in models if p.candidate.unstated_specs]
-    if sort == "relevance":
-        return (round_robin_by_platform(meeting, limit) + round_robin_by_platform(unstated, limit))[
-            :limit
-        ]
     return (_sorted(meeting, sort) + _sorted(unstated, sort))[:limit]

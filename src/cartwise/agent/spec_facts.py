@@ -45,8 +45,22 @@ def numeric_fact(spec: NumericSpec, language: Language) -> str:
     return f"{_name(spec.attribute, language)} {OP_SYMBOLS[spec.op]} {quantity(spec.attribute, spec.value)}"
 
 
+COLOURS_ZH = {
+    "black": "黑色", "white": "白色", "grey": "灰色", "silver": "银色", "gold": "金色",
+    "metallic": "金属色", "red": "红色", "orange": "橙色", "yellow": "黄色", "green": "绿色",
+    "blue": "蓝色", "purple": "紫色", "pink": "粉色", "brown": "棕色", "beige": "米色",
+}  # fmt: skip
+"""Colour families as a Chinese reply names them (others stay as parsed)."""
+
+
+def _label_value(attribute: str, value: str, language: Language) -> str:
+    if attribute == "color_family":
+        return COLOURS_ZH.get(value, value) if language == "zh" else value
+    return value.upper()  # am5 → AM5, ddr5 → DDR5, hdmi → HDMI, atx → ATX
+
+
 def label_fact(spec: LabelSpec, language: Language) -> str:
-    values = "/".join(v.upper() if len(v) <= 5 else v for v in spec.values)
+    values = "/".join(_label_value(spec.attribute, v, language) for v in spec.values)
     if spec.negated:
         return f"{_name(spec.attribute, language)}{'不是' if language == 'zh' else ' not '}{values}"
     return f"{_name(spec.attribute, language)}{'：' if language == 'zh' else ': '}{values}"

@@ -21,7 +21,7 @@ from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winn
 from cartwise.agent.state import Candidate, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
-from cartwise.recall.spec_search import effective_sort
+from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import has_han
 from cartwise.understanding.base import Language
@@ -107,7 +107,14 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
         )
     finally:
         user_profile.reset(token)
-    return [c for response in responses.values() for c in to_candidates(response)]
+    specs = filters.request_specs()
+    return [
+        c
+        for response in responses.values()
+        for c in to_candidates(
+            response, unstated_keys(response.results, specs) if filters.has_specs else set()
+        )
+    ]
 
 
 async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:

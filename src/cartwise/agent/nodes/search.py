@@ -9,6 +9,8 @@ worker thread, exactly as it does inside the item_search tool.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
@@ -16,6 +18,7 @@ from cartwise.agent.dialogue import search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import SearchResponse
+from cartwise.recall.spec_search import unstated_keys
 
 SEARCH_NODE = "search"
 PICKER_NODE = "picker"
@@ -41,7 +44,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
     ]
 
 
-def to_candidates(response: SearchResponse, *, unstated: bool = False) -> list[Candidate]:
+def to_candidates(response: SearchResponse, unstated: Set[str] = frozenset()) -> list[Candidate]:
     return [
         Candidate(
             product=hit.product,
@@ -49,7 +52,7 @@ def to_candidates(response: SearchResponse, *, unstated: bool = False) -> list[C
             score_query=hit.score_query,
             score_user=hit.score_user,
             score_lexical=hit.score_lexical,
-            unstated_specs=unstated,
+            unstated_specs=hit.product.key in unstated,
         )
         for hit in response.results
     ]
@@ -64,28 +67,24 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # This node runs in its own copy of the context: the var is scoped to this search, and
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
-    depth = search_depth(task["page"], deps.settings.agent_search_k)
     filters = task["filters"]
     try:
         responses = await search_platforms(
-            deps.recall, task["query"], [platform], k=depth, filters=filters
+            deps.recall,
+            task["query"],
+            [platform],
+            k=search_depth(task["page"], deps.settings.agent_search_k),
+            filters=filters,
         )
-        response = responses[platform]
-        personalized, candidates = response.personalization, to_candidates(response)
-        if filters.has_specs and len(candidates) < depth:
-            # Too few listings state what was asked: the ones that do not say come after
-            # them, marked (recall/spec_search.py explains the choice).
-            unknown = filters.model_copy(update={"spec_verdicts": ["unknown"]})
-            extra = await search_platforms(
-                deps.recall,
-                task["query"],
-                [platform],
-                k=depth - len(candidates),
-                filters=unknown,
-            )
-            candidates += to_candidates(extra[platform], unstated=True)
     finally:
         user_profile.reset(token)
+    response = responses[platform]
+    # Listings that do not state an asked spec are marked: they rank after the meeting ones
+    # and the reply says so (recall/spec_search.py explains the choice).
+    unstated = (
+        unstated_keys(response.results, filters.request_specs()) if filters.has_specs else set()
+    )
+    personalized, candidates = response.personalization, to_candidates(response, unstated)
     await sink.tool_result(
         call_id,
         {
