@@ -7,14 +7,25 @@ from cartwise.agent.clarification import (
     bare_slot_answer,
     missing_slot,
     question_for,
+    sold_in_sizes,
 )
+from tests.factories import make_product
 
 
-def test_shoes_and_clothing_need_a_size_electronics_do_not() -> None:
-    assert missing_slot("shoes", {}) == "size"
-    assert missing_slot("clothing", {"color": "red"}) == "size"
-    assert missing_slot("shoes", {"size": "42"}) == ""
-    assert missing_slot("electronics", {}) == ""
+def test_shoes_and_clothing_sold_in_sizes_need_a_size_electronics_do_not() -> None:
+    assert missing_slot("shoes", {}, sized=True) == "size"
+    assert missing_slot("clothing", {"color": "red"}, sized=True) == "size"
+    assert missing_slot("shoes", {"size": "42"}, sized=True) == ""
+    assert missing_slot("electronics", {}, sized=True) == ""
+
+
+def test_clothing_sold_one_size_needs_no_size() -> None:
+    """Regression: "a scarf for my mom" was asked "What size do you need?"."""
+    scarf = make_product(title="Wool Scarf", attributes={"sizes": ["one-size"]})
+    coat = make_product(title="Wool Coat", attributes={"sizes": ["S", "M", "L"]})
+    assert not sold_in_sizes([scarf])
+    assert sold_in_sizes([scarf, coat])
+    assert missing_slot("clothing", {}, sized=sold_in_sizes([scarf])) == ""
 
 
 def test_question_is_in_the_users_language_and_resolved_by_exact_match() -> None:

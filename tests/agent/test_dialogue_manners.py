@@ -41,6 +41,9 @@ def turn(deps: AgentDeps, message: str, *, user: str = "ann", thread: str = "t1"
         ("ok thanks, i'm all set", "done"),
         ("拜拜", "bye"),
         ("see you later", "bye"),
+        ("ok I'll take it, thanks!", "done"),
+        ("好，就它了", "done"),
+        ("行，就买这个了，谢谢", "done"),
     ],
 )
 def test_small_talk_is_recognised(message: str, kind: str) -> None:
@@ -105,6 +108,7 @@ def test_one_question_per_turn_product_type_first() -> None:
         domain="shoes",
         slots={},
         open_questions=[],
+        sized=True,
     )
     assert asked == GIFT_QUESTIONS["zh"]
     size_first = choose_question(
@@ -115,12 +119,19 @@ def test_one_question_per_turn_product_type_first() -> None:
         domain="shoes",
         slots={},
         open_questions=[],
+        sized=True,
     )
     assert size_first == question_for("size", "en")
 
 
 def test_a_known_budget_or_an_open_question_is_not_asked_again() -> None:
-    common = {"language": "en", "vague_request": False, "searched": True, "domain": "electronics"}
+    common = {
+        "language": "en",
+        "vague_request": False,
+        "searched": True,
+        "domain": "electronics",
+        "sized": False,
+    }
     message = "earbuds, nothing too expensive"
     assert has_vague_budget(message)
     assert (

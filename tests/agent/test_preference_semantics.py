@@ -160,3 +160,55 @@ async def test_sports_earbuds_stay_plastic_free(agent: AgentDeps, search: str) -
     assert matching(agent, result, PLASTIC) == []
     baseline = await say(agent, fresh(), "t1", search)
     assert matching(agent, baseline, PLASTIC), "plastic earbuds are there to be kept out"
+
+
+PURPLE = re.compile(r"(?<![a-z])purple(?![a-z])|紫色|紫")
+
+
+@pytest.mark.parametrize(
+    ("gift", "her_dislike", "refine", "for_me"),
+    [
+        ("我想给我妈买条围巾", "她不喜欢紫色", "要羊毛的，别太贵", "给我自己买条围巾"),
+        ("I want to buy a scarf for my mum", "she hates purple", "wool please", "a scarf for me"),
+    ],
+)
+async def test_a_recipient_named_in_an_earlier_turn_carries_to_the_next(
+    agent: AgentDeps, gift: str, her_dislike: str, refine: str, for_me: str
+) -> None:
+    user = fresh()
+    first = await say(agent, user, "t1", gift)
+    assert first.recipient == "mum"
+
+    said = await say(agent, user, "t1", her_dislike)
+    assert said.recipient == "mum"
+    assert [(e.recipient, e.slug) for e in said.memory.long_term] == [("mum", "purple")]
+
+    # Still mum's search (the slice may carry no wool scarf: the recipient is the point).
+    refined = await say(agent, user, "t1", refine)
+    assert refined.recipient == "mum"
+    assert matching(agent, refined, PURPLE) == []
+
+    mine = await say(agent, user, "t1", for_me)
+    assert mine.recipient == "self"
+    assert excluded_for(mine, PURPLE) == []
+    # A new thread starts for the shopper.
+    assert (await say(agent, user, "t2", refine)).recipient == "self"
+
+
+@pytest.mark.parametrize(
+    ("search", "soft"),
+    [("推荐头戴式耳机", "我不太喜欢黑色的"), ("headphones", "not a fan of black ones")],
+)
+async def test_a_soft_dislike_said_during_a_search_demotes_its_results(
+    agent: AgentDeps, search: str, soft: str
+) -> None:
+    """Regression: a soft dislike said while a search was active became a request-scoped
+    exclusion of that search, so the next results filtered what should only rank lower."""
+    user = fresh()
+    first = await say(agent, user, "t1", search)
+    assert matching(agent, first, BLACK), "black headphones are there to be demoted"
+    result = await say(agent, user, "t1", soft)
+    assert excluded_for(result, BLACK) == []
+    assert result.demoted or any(
+        w.startswith(("排序靠后", "ranked lower")) for p in result.products for w in p.why
+    )

@@ -295,3 +295,36 @@ def test_where_cheapest_in_chinese_keeps_the_product_in_the_search() -> None:
     plan = RulesEngine().plan("哪里买婴儿推车最便宜", SessionPrefState(thread="t"), [])
     assert plan.followup is not None and plan.followup.kind == "cheapest"
     assert plan.query == "婴儿推车"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "第二个有别的颜色吗？",
+        "这款有其他颜色吗",
+        "does the 2nd one come in other colours?",
+        "is it available in other colors?",
+    ],
+)
+def test_asking_whether_a_shown_item_comes_in_other_colours_asks_for_its_details(
+    message: str,
+) -> None:
+    """Regression: it was a refinement that excluded the item's colours from a new search."""
+    parsed = followup(message)
+    assert parsed is not None and parsed.kind == "details"
+
+
+@pytest.mark.parametrize("message", ["换个颜色", "other colours please", "有没有别的颜色的"])
+def test_asking_for_other_colours_without_a_reference_refines(message: str) -> None:
+    parsed = followup(message)
+    assert parsed is not None and parsed.kind == "refine" and parsed.other == ["color"]
+
+
+@pytest.mark.parametrize("message", ["最便宜的是哪个平台", "最便宜的在哪家", "哪个平台最便宜？"])
+def test_asking_which_platform_is_cheapest_without_a_product_prices_the_shown_item(
+    message: str,
+) -> None:
+    """Regression: "最便宜的是哪个平台" was a price sort searching for 「是哪个平台」."""
+    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    assert planned.followup is not None and planned.followup.kind == "cheapest"
+    assert planned.query == ""

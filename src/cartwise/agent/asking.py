@@ -3,7 +3,7 @@
 Priority, highest first:
 1. no product type ("help me find something", "a gift"): nothing is searched; ask what
    kind of thing (for a gift: for whom, and what they like);
-2. a size for sized goods (shoes, clothing) — results are still shown;
+2. a size for sized goods (shoes, clothing sold in sizes) — results are still shown;
 3. a vague budget ("别太贵", "not too expensive") with no number: results are still shown
    and the shopper is asked for a number. We ask rather than invent a ceiling: any relative
    rule ("below the median price") would silently hide things the shopper may well accept,
@@ -44,7 +44,9 @@ _GENERIC = re.compile(
     r"father|wife|husband|friend|girlfriend|boyfriend|kids?|son|daughter|someone|somebody|"
     r"please|some|buy|a|an|the|me|i|want|need|looking|find|show|any)(?![a-z])|"
     r"东西|礼物|礼品|好物|什么|随便|推荐|好买|好的|好|挑|买|帮|送人|送给|给|人|有|点|些|个|"
-    r"我妈|妈妈|爸爸|我爸|老婆|老公|朋友|女朋友|男朋友|孩子|同事|长辈|一下|看看|想|要|我|吧|呢|的"
+    r"我妈|妈妈|爸爸|我爸|老婆|老公|朋友|女朋友|男朋友|孩子|同事|长辈|一下|看看|想|要|我|吧|呢|的|"
+    # What the filler pass leaves of 我爸 / 给我妈 ("想给 爸买个礼物").
+    r"[爸妈哥姐弟妹]"
 )
 _GIFT = re.compile(r"礼物|礼品|送人|送给|(?<![a-z])(?:gifts?|presents?)(?![a-z])")
 _SPACES = re.compile(r"[\s\W_]+")
@@ -53,6 +55,27 @@ _SPACES = re.compile(r"[\s\W_]+")
 def is_vague_request(query: str) -> bool:
     """The request names no kind of product ("help me find something", "想买个礼物")."""
     return not _SPACES.sub("", _GENERIC.sub(" ", query.casefold()))
+
+
+_INTEREST = re.compile(
+    r"^(?:well|ok(?:ay)?|hmm|so)?[,\s]*(?:he|she|they|my \w+)(?:'s|'re| is| are)?\s+(?:really\s+)?"
+    r"(?:likes?|loves?|enjoys?|into|a fan of|fond of|passionate about)\s+|"
+    r"^(?:嗯|那个)?[，,\s]*(?:他|她|ta|我\w{1,2})(?:平时|平常|一直|特别|很|比较|最)?"
+    r"(?:喜欢|爱好是|爱|热爱|迷|对)(?:上)?\s*",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(r"(?:感兴趣|很感兴趣|的东西|之类的|什么的)?[\s。.!！?？,，]*$")
+
+
+def gift_interest(message: str, open_questions: Sequence[str]) -> str:
+    """What the recipient is into, when the message answers our gift question with it
+    ("he likes hiking" → "hiking", "她平时爱喝茶" → "喝茶"): the thing to search for."""
+    if not any(q in GIFT_QUESTIONS.values() for q in open_questions):
+        return ""
+    found = _INTEREST.search(message.strip())
+    if found is None:
+        return ""
+    return _TRAILING.sub("", message.strip()[found.end() :]).strip()
 
 
 def is_gift(message: str) -> bool:
@@ -85,11 +108,12 @@ def choose_question(
     domain: str,
     slots: dict[str, str],
     open_questions: Sequence[str],
+    sized: bool,
 ) -> str:
-    """The one question of this turn, or ""."""
+    """The one question of this turn, or "". `sized`: the listings found come in sizes."""
     if vague_request:
         question = product_type_question(message, language)
-    elif searched and (slot := missing_slot(domain, slots)):
+    elif searched and (slot := missing_slot(domain, slots, sized=sized)):
         question = question_for(slot, language)
     elif searched and has_vague_budget(message) and not _has_budget(slots):
         question = BUDGET_QUESTIONS[language]

@@ -1,6 +1,7 @@
 """Clarifying questions for slots a domain needs, and recognizing their answers.
 
-Shoes and clothing need a size. When it is missing the turn still shows best-effort results
+Shoes and clothing need a size when their listings come in sizes (a scarf or a belt of the
+clothing domain is sold one size, so asking would be noise). When it is missing the turn still shows best-effort results
 and asks exactly one question; the curator records it in `open_questions`. The next message
 ("42") fills the slot, and the question is resolved by exact match — the agent knows the
 exact wording it asked, so resolution never depends on an engine paraphrasing it.
@@ -9,8 +10,9 @@ exact wording it asked, so resolution never depends on an engine paraphrasing it
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from cartwise.catalog.product import Product
 from cartwise.text import fold
 from cartwise.understanding.base import Language
 
@@ -32,9 +34,16 @@ _BARE_SIZE = re.compile(
 )
 
 
-def missing_slot(domain: str, slots: dict[str, str]) -> str:
-    """The first slot the domain needs that is not filled, or ""."""
-    return next((s for s in SLOTS_REQUIRED_BY_DOMAIN.get(domain, ()) if not slots.get(s)), "")
+def missing_slot(domain: str, slots: dict[str, str], *, sized: bool) -> str:
+    """The first slot the domain needs that is not filled, or "". `sized`: whether the
+    listings found come in sizes at all."""
+    needed = [s for s in SLOTS_REQUIRED_BY_DOMAIN.get(domain, ()) if s != "size" or sized]
+    return next((s for s in needed if not slots.get(s)), "")
+
+
+def sold_in_sizes(products: Iterable[Product]) -> bool:
+    """Whether any of these listings offers a choice of sizes."""
+    return any(len(set(p.sizes)) > 1 for p in products)
 
 
 def question_for(slot: str, language: Language) -> str:

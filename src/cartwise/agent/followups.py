@@ -29,7 +29,7 @@ from cartwise.memory.session_state import (
     SessionPrefState,
     ShownItem,
 )
-from cartwise.memory.store import Polarity
+from cartwise.memory.store import Polarity, Strength
 from cartwise.text import fold
 from cartwise.understanding.base import (
     Followup,
@@ -144,19 +144,32 @@ def step_size(size: str, step: int) -> str:
 
 
 def message_exclusions(plan: PlannerOutput) -> dict[str, list[str]]:
-    """Dislikes said in this message, as request-scoped exclusions of the search."""
+    """Hard dislikes said in this message, as request-scoped exclusions of the search. A soft
+    one ("not a fan of X") only demotes: the profile stage ranks it lower, never filters."""
     said: list[StatedPreference | SessionConstraint] = [*plan.stated, *plan.constraints]
     return {
         item.slug: slug_terms(item.slug, item.keywords)
         for item in said
-        if item.polarity is Polarity.DISLIKE
+        if item.polarity is Polarity.DISLIKE and item.strength is Strength.HARD
+    }
+
+
+def message_wants(plan: PlannerOutput) -> dict[str, list[str]]:
+    """Attributes this message asks the running search for (likes of this request only)."""
+    return {
+        item.slug: slug_terms(item.slug, item.keywords)
+        for item in plan.stated
+        if item.polarity is Polarity.LIKE and item.scope == "request"
     }
 
 
 def _without_retracted(
     exclusions: dict[str, list[str]], plan: PlannerOutput
 ) -> dict[str, list[str]]:
-    taken_back = {key.rsplit(":", 1)[-1] for key in plan.retracted}
+    """`exclusions` minus what this message takes back: retracted dislikes, and a brand it
+    asks for ("算了，还是飞利浦的吧" after "不要飞利浦的" is a change of mind, not a search
+    that excludes and requires Philips at once)."""
+    taken_back = {key.rsplit(":", 1)[-1] for key in plan.retracted} | set(plan.brands)
     return {slug: terms for slug, terms in exclusions.items() if slug not in taken_back}
 
 
@@ -166,6 +179,7 @@ def _refine(
     refs: list[ShownItem],
     session: SessionPrefState,
     slots: dict[str, str],
+    asked_brands: list[str],
 ) -> ActiveSearch:
     """The active search with this refinement's constraint added (page 1)."""
     update: dict[str, object] = {"page": 1, "shown_models": []}
@@ -197,6 +211,11 @@ def _refine(
             slots["size"] = stepped
     if followup.sort is not None:
         update["sort"] = followup.sort
+    new_words = [w for w in followup.narrow if fold(w) not in fold(search.phrase)]
+    if new_words:
+        update["phrase"] = " ".join([search.phrase, *new_words])
+    if asked_brands:
+        update["brands"] = asked_brands
     return search.model_copy(update=update)
 
 
@@ -225,14 +244,19 @@ def _continue(
     plan: PlannerOutput,
 ) -> ActiveSearch:
     exclusions = _without_retracted({**search.exclusions, **message_exclusions(plan)}, plan)
+    wanted = {**search.wanted, **message_wants(plan)}
     search = search.model_copy(
-        update={"exclusions": exclusions, "specs": carried_specs(search.specs, plan.specs)}
+        update={
+            "exclusions": exclusions,
+            "wanted": wanted,
+            "specs": carried_specs(search.specs, plan.specs),
+        }
     )
     if followup is None:
         # A bare size / budget / preference / answer: the same search with the new facts.
         return search.model_copy(update={"page": 1, "shown_models": []})
     if followup.kind == "refine":
-        return _refine(search, followup, refs, session, slots)
+        return _refine(search, followup, refs, session, slots, plan.brands)
     if followup.kind == "more":
         return search.model_copy(update={"page": search.page + max(followup.page_delta, 1)})
     if followup.kind == "sort" and followup.sort is not None:

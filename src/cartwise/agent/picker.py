@@ -48,6 +48,11 @@ DEMOTE_WEIGHT = 0.15
 the same scaled relevance: worth several likes, so a disliked item drops below comparable
 ones, yet a clearly better match still shows."""
 MAX_DEMOTIONS_COUNTED = 2
+WANT_WEIGHT = 0.3
+"""For a listing that mentions every attribute the running search was narrowed to ("要羊毛的"),
+in proportion for some of them:
+more than the relevance spread within one product type, so those listings lead; one that
+does not say it still shows after them (its listing may simply not mention it)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,9 @@ class PickCriteria:
     """Like terms (long-term, session and this message): each match raises the rank."""
     demote: TermMatcher = field(default_factory=lambda: TermMatcher(()))
     """Soft-dislike terms: each match lowers the rank; nothing is eliminated by them."""
+    want: tuple[TermMatcher, ...] = ()
+    """One matcher per attribute the running search was narrowed to: a listing matching more
+    of them ranks higher."""
     budget: Budget = field(default_factory=Budget)
     size: str = ""
     max_picks: int = 8
@@ -214,6 +222,14 @@ def _why(
     return why
 
 
+def _wanted_share(want: Sequence[TermMatcher], text: str) -> float:
+    """How much of what the search was narrowed to a listing mentions, the latest ask
+    weighing most ("any in red?" after "wool": red scarves before wool ones)."""
+    weights = [2.0**i for i in range(len(want))]
+    said = sum(w for w, matcher in zip(weights, want, strict=True) if matcher.first_match(text))
+    return said / sum(weights) if weights else 0.0
+
+
 def _rank(candidate: Candidate, liked: int, disliked: int, top_score: float) -> float:
     # Scores differ in scale by search mode (cosine, BM25, reciprocal-rank fusion), so the
     # bonuses apply to relevance relative to the best candidate of the turn.
@@ -259,10 +275,12 @@ def item_picker(
         text = fold(product.searchable_text())
         liked = criteria.like.all_matches(text) if criteria.like else []
         disliked = criteria.demote.all_matches(text) if criteria.demote else []
+        rank = _rank(candidate, len(liked), len(disliked), top_score)
+        rank += WANT_WEIGHT * _wanted_share(criteria.want, text)
         scored.append(
             Pick(
                 candidate=candidate,
-                rank_score=round(_rank(candidate, len(liked), len(disliked), top_score), 6),
+                rank_score=round(rank, 6),
                 why=_why(candidate, criteria, liked, disliked, language),
                 demoted_for=disliked,
             )

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 
 from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import SessionStore
-from cartwise.memory.store import SELF, PreferenceEntry, PreferenceStore, ScoredPreference
+from cartwise.memory.store import (
+    SELF,
+    PreferenceEntry,
+    PreferenceStore,
+    ScoredNamespace,
+    ScoredPreference,
+)
 
 
 class QuotaExceeded(CartwiseError):
@@ -64,6 +70,9 @@ class CappedPreferences:
         self, user: str, query: str, k: int, *, recipient: str = SELF
     ) -> builtins.list[ScoredPreference]:
         return self._store.rank_relevant(user, query, k, recipient=recipient)
+
+    def score_namespace(self, user: str, query: str, *, recipient: str = SELF) -> ScoredNamespace:
+        return self._store.score_namespace(user, query, recipient=recipient)
 
     def read_relevant(
         self,

@@ -25,14 +25,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
     SELF,
     Polarity,
     PreferenceEntry,
     PreferenceStore,
-    ScoredPreference,
-    Strength,
+    ScoredNamespace,
 )
 from cartwise.settings import Settings
 from cartwise.text import CJK_CHAR
@@ -46,9 +47,6 @@ __all__ = [
     "keyword_fallbacks",
     "preference_context",
 ]
-
-# rank_relevant takes a top-k; the injector needs every entry scored, so it asks for all.
-_EVERY_ENTRY = 2**31 - 1
 
 keyword_fallbacks: Counter[str] = Counter()
 """Dislikes filtered by their whole phrase because they had no keywords, by category.
@@ -71,10 +69,8 @@ def count_tokens(text: str) -> int:
     return math.ceil(cjk + 1.3 * words + symbols)
 
 
-def _scored(
-    store: PreferenceStore, user: str, query: str, recipient: str
-) -> list[ScoredPreference]:
-    return store.rank_relevant(user, query, k=_EVERY_ENTRY, recipient=recipient)
+def _scored(store: PreferenceStore, user: str, query: str, recipient: str) -> ScoredNamespace:
+    return store.score_namespace(user, query, recipient=recipient)
 
 
 @dataclass
@@ -94,28 +90,20 @@ class _Sorted:
     """Relevant likes and soft dislikes for the block, at most top-k."""
 
 
-def _sort(scored: Sequence[ScoredPreference], settings: Settings) -> _Sorted:
+def _sort(scored: ScoredNamespace, settings: Settings) -> _Sorted:
     threshold, k = settings.preference_relevance_threshold, settings.preference_top_k
-    out = _Sorted()
-    for item in scored:
-        entry = item.entry
-        if entry.polarity is Polarity.DISLIKE and entry.strength is Strength.HARD:
-            out.hard_dislikes.append(entry)
-            # Fail safe: any domain the query may be in.
-            if item.may_apply(threshold):
-                out.excluding.append(entry)
-            continue
-        applies = item.applies(threshold)
-        if entry.polarity is Polarity.DISLIKE:
-            if applies:
-                out.demoting.append(entry)
-        elif applies and len(out.likes) < k:
-            out.likes.append(entry)
-        # A scoped entry must be about this query's domain; a global one close to the query.
-        relevant = applies if entry.domain else item.score >= threshold
-        if relevant and len(out.rest) < k:
-            out.rest.append(entry)
-    return out
+    hard = scored.hard_dislike
+    applies = scored.applies(threshold)
+    # A scoped entry must be about this query's domain; a global one close to the query.
+    relevant = np.where(scored.scoped, applies, scored.scores >= threshold)
+    return _Sorted(
+        hard_dislikes=scored.best_first(hard),
+        # Fail safe: any domain the query may be in.
+        excluding=scored.best_first(hard & scored.may_apply(threshold)),
+        demoting=scored.best_first(scored.dislike & ~hard & applies),
+        likes=scored.best_first(~scored.dislike & applies, k),
+        rest=scored.best_first(~hard & relevant, k),
+    )
 
 
 def build_preference_block(

@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 from cartwise.catalog.specs import RequestSpecs
 from cartwise.errors import InvalidPreference
 from cartwise.memory.store import (
+    SELF,
     SLUG_PATTERN,
     Category,
     Polarity,
     Strength,
+    check_recipient,
     normalize_keywords,
     utcnow,
 )
@@ -129,6 +131,9 @@ class ActiveSearch(BaseModel):
     exclusions: dict[str, list[str]] = Field(default_factory=dict)
     """Request-scoped exclusions, slug → terms ("another brand", a dislike said while on this
     search): they hold for every refinement of this search and end with it."""
+    wanted: dict[str, list[str]] = Field(default_factory=dict)
+    """Attributes asked for by a refinement with no product noun ("要羊毛的", "any in red?"),
+    slug → terms: listings that mention them rank first for every refinement of this search."""
     min_price_base: float | None = None
     max_price_base: float | None = None
     """Price bounds in the base currency from "cheaper" / "pricier" refinements."""
@@ -161,7 +166,13 @@ class SessionPrefState(BaseModel):
     """The last shortlist, in the order it was shown."""
     focus_item: str = ""
     """`platform:item_id` of the shown item last referred to ("that one" / 它 means it)."""
+    recipient: str = SELF
+    """Whom the conversation is buying for: set by the turn that named them ("给我妈买条
+    围巾"), carried by later turns that name nobody ("要羊毛的" / "she hates purple" are still
+    for mum), reset by "for me" / another recipient; a new thread starts with `self`."""
     updated_at: datetime = Field(default_factory=utcnow)
+
+    _recipient = field_validator("recipient")(check_recipient)
 
     @property
     def is_empty(self) -> bool:
@@ -175,6 +186,7 @@ class SessionPrefState(BaseModel):
             or self.decisions_made
             or self.active_search
             or self.shortlist
+            or self.recipient != SELF
         )
 
 
@@ -203,6 +215,13 @@ class SessionPatch(BaseModel):
     shortlist: list[ShownItem] | None = None
     """Replaces the shortlist when given (capped at MAX_SHORTLIST)."""
     focus_item: str | None = None
+    recipient: str | None = None
+    """Replaces the active recipient when given."""
+
+    @field_validator("recipient")
+    @classmethod
+    def _check_recipient(cls, value: str | None) -> str | None:
+        return None if value is None else check_recipient(value)
 
     @property
     def is_empty(self) -> bool:
@@ -271,6 +290,7 @@ def apply_patch(
             "active_search": active,
             "shortlist": shortlist[:MAX_SHORTLIST],
             "focus_item": patch.focus_item if patch.focus_item is not None else state.focus_item,
+            "recipient": patch.recipient if patch.recipient is not None else state.recipient,
             "updated_at": utcnow(),
         }
     )

@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.errors import InvalidPreference
@@ -260,6 +262,61 @@ class ScoredPreference:
         return self.possibly_in_scope
 
 
+@dataclass(frozen=True)
+class ScoredNamespace:
+    """Every entry of one namespace scored against one query, as arrays: a read at 1,000
+    entries selects what each view needs without building an object per entry."""
+
+    entries: Sequence[PreferenceEntry]
+    """In stored-key order (score ties break by key)."""
+    scores: npt.NDArray[np.float32]
+    """`ScoredPreference.score` of each entry."""
+    in_scope: npt.NDArray[np.int8]
+    """`ScoredPreference.in_scope` of each entry: 1 true, 0 false, -1 None."""
+    possibly_in_scope: npt.NDArray[np.int8]
+    """`ScoredPreference.possibly_in_scope` of each entry, encoded the same way."""
+    hard_dislike: npt.NDArray[np.bool_]
+    dislike: npt.NDArray[np.bool_]
+    scoped: npt.NDArray[np.bool_]
+    """Domain-scoped entries."""
+
+    @classmethod
+    def empty(cls) -> ScoredNamespace:
+        no = np.zeros(0, dtype=np.bool_)
+        none = np.zeros(0, dtype=np.int8)
+        return cls([], np.zeros(0, dtype=np.float32), none, none, no, no, no)
+
+    def applies(self, threshold: float) -> npt.NDArray[np.bool_]:
+        """`ScoredPreference.applies` of each entry."""
+        return np.where(self.in_scope < 0, self.scores >= threshold, self.in_scope == 1)
+
+    def may_apply(self, threshold: float) -> npt.NDArray[np.bool_]:
+        """`ScoredPreference.may_apply` of each entry."""
+        unknown = self.possibly_in_scope < 0
+        return np.where(unknown, self.scores >= threshold, self.possibly_in_scope == 1)
+
+    def best_first(
+        self, mask: npt.NDArray[np.bool_], limit: int | None = None
+    ) -> builtins.list[PreferenceEntry]:
+        """The entries `mask` selects, most relevant first (ties by key), at most `limit`."""
+        chosen = np.flatnonzero(mask)
+        chosen = chosen[np.argsort(-self.scores[chosen], kind="stable")][:limit]
+        return [self.entries[i] for i in chosen.tolist()]
+
+    def ranked(self) -> builtins.list[ScoredPreference]:
+        """Every entry as a `ScoredPreference`, best first."""
+        flag = {1: True, 0: False, -1: None}
+        return [
+            ScoredPreference(
+                self.entries[i],
+                float(self.scores[i]),
+                flag[int(self.in_scope[i])],
+                flag[int(self.possibly_in_scope[i])],
+            )
+            for i in np.argsort(-self.scores, kind="stable").tolist()
+        ]
+
+
 @runtime_checkable
 class PreferenceStore(Protocol):
     """Per-user long-term preferences. Every call names the user; none reads across users.
@@ -299,6 +356,11 @@ class PreferenceStore(Protocol):
         """One namespace's entries ranked by semantic relevance to `query`, best first (top
         k). Embeds only the query: entry vectors were computed when the entries were
         written."""
+        ...
+
+    def score_namespace(self, user: str, query: str, *, recipient: str = SELF) -> ScoredNamespace:
+        """Every entry of one namespace scored against `query` (what `rank_relevant` ranks),
+        as arrays: the once-per-turn read path."""
         ...
 
     def read_relevant(

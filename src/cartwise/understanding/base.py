@@ -91,6 +91,9 @@ class Followup(BaseModel):
     asked: str = ""
     """For details: the listing fact asked about ("waterproof", "防水"); empty for a plain
     link / details request."""
+    narrow: list[str] = Field(default_factory=list)
+    """For refine: attribute words said with no product noun ("wool", "红色", "防水") that
+    narrow the running search."""
 
 
 class PlannerOutput(BaseModel):

@@ -143,6 +143,8 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
                     if c.key not in request_only
                 ],
                 "resolved_questions": list(dict.fromkeys(resolved)),
+                # Whom this thread buys for, carried to the next turn (the planner reads it).
+                "recipient": state["plan"].recipient,
                 "new_open_questions": list(dict.fromkeys(asked)),
                 "rejected_options": [
                     r.model_dump()

@@ -3,9 +3,11 @@ whether to ask for a missing slot."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from langgraph.runtime import Runtime
 
-from cartwise.agent.clarification import missing_slot, question_for
+from cartwise.agent.clarification import missing_slot, question_for, sold_in_sizes
 from cartwise.agent.dialogue import (
     active_search,
     build_answer,
@@ -18,12 +20,12 @@ from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
-from cartwise.agent.state import Candidate, RunContext, TurnState
+from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
-from cartwise.text import has_han
+from cartwise.text import fold, has_han
 from cartwise.understanding.base import Language
 from cartwise.understanding.money import money
 
@@ -38,18 +40,36 @@ def label(slug: str, keywords: list[str], language: Language) -> str:
     return slug.replace("-", " ")
 
 
-def applied_facts(state: TurnState, criteria: PickCriteria, language: Language) -> list[str]:
+def applied_facts(
+    state: TurnState, criteria: PickCriteria, language: Language, picks: Sequence[Pick] = ()
+) -> list[str]:
     """Human-readable list of what shaped the results (for the reply and the page)."""
     zh = language == "zh"
     facts: list[str] = []
+    search = active_search(state)
+    if search is not None and search.wanted:
+        said = [fold(p.candidate.product.searchable_text()) for p in picks]
+        found: list[str] = []
+        missing: list[str] = []
+        for (slug, words), matcher in zip(search.wanted.items(), criteria.want, strict=True):
+            shown = any(matcher.first_match(text) for text in said)
+            (found if shown else missing).append(label(slug, words, language))
+        if found:
+            facts.append(f"{'、'.join(found)}优先" if zh else f"{', '.join(found)} first")
+        if missing:
+            # Shown anyway (a listing may not mention it), but never passed off as matching.
+            unsaid = "、".join(missing) if zh else " or ".join(missing)
+            facts.append(f"没有商品写明{unsaid}" if zh else f"no listing here mentions {unsaid}")
     # Exclusions are named by the reply itself (brands as brands); budgets in the currency
     # the shopper gave them in.
     if state.get("demoted_prefs"):
         names = [label(slug, words, language) for slug, words in state["demoted_prefs"].items()]
         joined = "、".join(dict.fromkeys(names))
         facts.append(f"靠后：{joined}" if zh else f"ranking lower: {joined}")
-    if state.get("likes"):
-        likes = "、".join(state["likes"])
+    # An attribute the search was narrowed to is named above, not again as a like.
+    standing = [s for s in state.get("likes", []) if search is None or s not in search.wanted]
+    if standing:
+        likes = "、".join(standing)
         facts.append(f"偏好：{likes}" if zh else f"your likes: {likes}")
     slots = state.get("slots", {})
     currency = slots.get("budget_currency") or criteria.budget.base_currency
@@ -81,6 +101,9 @@ def criteria_for(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
         demote=TermMatcher.of(state.get("demote_terms", [])),
+        want=tuple(
+            TermMatcher.of(t) for t in (search.wanted if search is not None else {}).values()
+        ),
         budget=budget_from_slots(slots, settings),
         size=slots.get("size", ""),
         max_picks=settings.agent_max_picks,
@@ -168,7 +191,13 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         )
 
     slot = (
-        missing_slot(state.get("domain", ""), state.get("slots", {})) if state.get("query") else ""
+        missing_slot(
+            state.get("domain", ""),
+            state.get("slots", {}),
+            sized=sold_in_sizes(c.product for c in outcome.survivors),
+        )
+        if state.get("query")
+        else ""
     )
     picks = outcome.picks
     search = active_search(state)
@@ -182,7 +211,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     answer = build_answer(state, picks, deps.settings)
     if search is not None and criteria.spec_sort is not None and picks:
         answer = spec_winner(state, picks, criteria.spec_sort, deps.settings) or answer
-    applied = applied_facts(state, criteria, language)
+    applied = applied_facts(state, criteria, language, picks)
     if search is not None:
         applied += spec_applied(search.specs, outcome.survivors, language)
     return {

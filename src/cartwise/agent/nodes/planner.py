@@ -6,7 +6,7 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.asking import is_vague_request, without_vague_budget
+from cartwise.agent.asking import gift_interest, is_vague_request, without_vague_budget
 from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.followups import Resolution, resolve
@@ -56,6 +56,10 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         said.update(bare_slot_answer(message, session.open_questions))
     slots = {**session.slots, **said}
     plan = plan.model_copy(update={"language": answer_language(message, session, plan.language)})
+    interest = "" if plan.product_type else gift_interest(message, session.open_questions)
+    if interest:
+        # "he likes hiking" answers our gift question: search what they are into.
+        plan = plan.model_copy(update={"query": interest, "intent": "search"})
     # An answer ("42") or a bare preference is not something to search for by itself.
     query = "" if plan.intent in ("answer", "preference", "chitchat") else plan.query.strip()
     # "别太贵 / not too expensive" is a wish about price (the reply asks for a number), not
@@ -91,6 +95,7 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "slots": resolution.slots,
         "resolution": resolution,
         "vague_request": vague,
+        "gift_interest": interest,
         "timings": timings,
     }
 

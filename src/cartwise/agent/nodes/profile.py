@@ -26,7 +26,7 @@ from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
-from cartwise.memory.store import Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.text import fold
 from cartwise.understanding.base import PlannerOutput, StatedPreference
@@ -80,10 +80,13 @@ def collect_preferences(
     recipient = plan.recipient
     memory = [e for e in memory if e.recipient == recipient]
     retracted = _retracted(plan, memory)
+    # A brand asked for by name is wanted this time, whatever was said against it before.
+    asked_brands = set(plan.brands)
     lifted = {
         fold(term)
         for entry in memory
         if entry.dedup_key in retracted
+        or (entry.category is Category.BRAND and entry.slug in asked_brands)
         for term in slug_terms(entry.slug, entry.keywords)
     }
     prefs = TurnPreferences(
@@ -123,6 +126,8 @@ def collect_preferences(
             prefs.like_terms.extend(terms)
             if item.slug not in prefs.likes:
                 prefs.likes.append(item.slug)
+                if isinstance(item, StatedPreference) and item.scope == "request":
+                    continue  # asked of this search ("要羊毛的"), not a taste to personalize by
                 fresh_likes.append(" ".join([item.slug.replace("-", " "), *item.keywords]))
     # A fact both filtered and demoted (a soft dislike said again as a hard one) filters.
     for slug in prefs.excluded:

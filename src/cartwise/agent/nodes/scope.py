@@ -14,6 +14,8 @@ from cartwise.agent.catalog_scope import (
     judge_request,
     requested_phrase,
 )
+from cartwise.agent.clarification import sold_in_sizes
+from cartwise.agent.dialogue import in_scope
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.recall.service import RecallService
 from cartwise.understanding.base import CatalogGap
@@ -62,7 +64,12 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             closest = closest_type(
                 verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
             )
-            gap = CatalogGap(requested=requested_phrase(query), kind=verdict.kind, closest=closest)
+            # An interest ("he likes hiking") is no product type: its nearest matches (hiking
+            # boots, backpacks) are the answer to the gift question, not a gap.
+            if not state.get("gift_interest"):
+                gap = CatalogGap(
+                    requested=requested_phrase(query), kind=verdict.kind, closest=closest
+                )
     question = ""
     if gap is None:
         question = choose_question(
@@ -73,6 +80,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             domain=state.get("domain", ""),
             slots=state.get("slots", {}),
             open_questions=session.open_questions,
+            sized=sold_in_sizes(c.product for c in in_scope(state, state.get("candidates", []))),
         )
     update: TurnState = {
         "question": question,

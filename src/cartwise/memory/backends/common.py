@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import uuid
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Self
 
 import numpy as np
 from pydantic import ValidationError
@@ -24,7 +26,14 @@ from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import SELF, PreferenceEntry, ScoredPreference, check_recipient
+from cartwise.memory.store import (
+    SELF,
+    Polarity,
+    PreferenceEntry,
+    ScoredNamespace,
+    ScoredPreference,
+    check_recipient,
+)
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
@@ -139,16 +148,129 @@ def parse_rows(rows: Sequence[RawRow]) -> list[PreferenceEntry]:
     return sort_entries(entries)
 
 
+CHANGE_LOG_SLACK = 1_024
+"""Change records a namespace may hold beyond one per live entry (the keys of deleted
+entries). Past that a write clears the log and starts a new epoch: readers rebuild once."""
+
+
+@dataclass(frozen=True)
+class NamespaceVersion:
+    """A namespace's write version, stored as `epoch.seq`: every write adds one to `seq`
+    and records the keys it touched at that `seq`; a new `epoch` (a fresh random token: a
+    recreated file can never repeat one) means the change log no longer reaches back, so a
+    reader of another epoch reads the whole namespace again."""
+
+    epoch: str
+    seq: int
+
+    @classmethod
+    def parse(cls, text: str) -> NamespaceVersion:
+        """'' (never written) and versions of another format are epoch '' (none)."""
+        epoch, dot, seq = text.rpartition(".")
+        if not dot or not epoch or not seq.isdigit():
+            return cls("", 0)
+        return cls(epoch, int(seq))
+
+    @staticmethod
+    def fresh_epoch() -> str:
+        return uuid.uuid4().hex
+
+    def __str__(self) -> str:
+        return f"{self.epoch}.{self.seq}" if self.epoch else ""
+
+    def follows(self, earlier: NamespaceVersion) -> bool:
+        """Whether the change log leads from `earlier` to this version."""
+        return bool(self.epoch) and self.epoch == earlier.epoch and self.seq > earlier.seq
+
+
+@dataclass(frozen=True)
+class NamespaceChanges:
+    """What changed in a namespace since a version: the rows written (with their vectors)
+    and the keys deleted, read in one snapshot with the version they lead to."""
+
+    version: NamespaceVersion
+    written: list[VectorRow]
+    deleted: list[str]
+
+
 @dataclass(frozen=True)
 class PreparedNamespace:
     """One namespace's valid entries with their vectors stacked, ready to score."""
 
-    version: str
+    version: NamespaceVersion
     """The namespace's write version when it was read (any write changes it)."""
+    keys: list[str]
+    """Stored keys, sorted (so score ties break by key)."""
     entries: list[PreferenceEntry]
-    """In stored-key order (so score ties break by key)."""
+    """One per key, in the same order."""
     matrix: np.ndarray
     """One row per entry: the vector of `vector_text(entry)`."""
+    flags: EntryFlags = field(init=False)
+    """What each entry is (query-independent), as arrays."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "flags", EntryFlags.of(self.entries))
+
+    @classmethod
+    def of_rows(cls, version: NamespaceVersion, rows: Sequence[VectorRow], dim: int) -> Self:
+        """From rows whose vectors are all present."""
+        ordered = sorted(rows, key=lambda row: row.key)
+        return cls(
+            version=version,
+            keys=[row.key for row in ordered],
+            entries=[row.entry for row in ordered],
+            matrix=_stack([row.vector for row in ordered], dim),
+        )
+
+    def patched(self, changes: NamespaceChanges) -> Self:
+        """This namespace with `changes` applied: the untouched rows' vectors are copied,
+        never re-read, parsed or stacked again (a write changes one entry, not 1,000)."""
+        touched = {row.key for row in changes.written} | set(changes.deleted)
+        kept = [i for i, key in enumerate(self.keys) if key not in touched]
+        keys = [*(self.keys[i] for i in kept), *(row.key for row in changes.written)]
+        entries = [*(self.entries[i] for i in kept), *(row.entry for row in changes.written)]
+        dim = self.matrix.shape[1]
+        fresh = _stack([row.vector for row in changes.written], dim)
+        matrix = np.concatenate([self.matrix[kept], fresh]) if kept else fresh
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        return type(self)(
+            version=changes.version,
+            keys=[keys[i] for i in order],
+            entries=[entries[i] for i in order],
+            matrix=matrix[order] if order != list(range(len(keys))) else matrix,
+        )
+
+
+@dataclass(frozen=True)
+class EntryFlags:
+    """Per-entry facts a read selects on, computed once per namespace version."""
+
+    hard_dislike: np.ndarray
+    dislike: np.ndarray
+    domains: list[str]
+    """The distinct non-empty domains of the namespace."""
+    domain_index: np.ndarray
+    """Per entry: 0 for a global entry, else 1 + its domain's position in `domains`."""
+
+    @classmethod
+    def of(cls, entries: Sequence[PreferenceEntry]) -> EntryFlags:
+        domains = sorted({e.domain for e in entries} - {""})
+        position = {domain: n + 1 for n, domain in enumerate(domains)} | {"": 0}
+        return cls(
+            hard_dislike=np.array([e.is_hard_dislike for e in entries], dtype=np.bool_),
+            dislike=np.array([e.polarity is Polarity.DISLIKE for e in entries], dtype=np.bool_),
+            domains=domains,
+            domain_index=np.array([position[e.domain] for e in entries], dtype=np.intp),
+        )
+
+
+def _stack(vectors: Sequence[Vector | None], dim: int) -> np.ndarray:
+    present = [vector for vector in vectors if vector is not None]
+    if len(present) != len(vectors):
+        raise ValueError("every row needs its vector before it is stacked")
+    if not present:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.stack(present).astype(np.float32, copy=False)
 
 
 class VectorRanking(ABC):
@@ -156,8 +278,10 @@ class VectorRanking(ABC):
 
     A turn's read costs one small store read (the namespace's write version) when nothing
     was written since the last read: the parsed entries and their stacked vectors are kept
-    in-process keyed by that version, so 1,000 rows are neither fetched, parsed nor stacked
-    again. Any write, by any process, bumps the version in the same transaction."""
+    in-process per (user, recipient), keyed by that version. Any write, by any process,
+    bumps the version and records the keys it touched in the same transaction, so a read
+    after a write fetches only those rows and patches the cached namespace; a reader whose
+    version the change log no longer leads from (another epoch) reads the namespace whole."""
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
@@ -170,19 +294,26 @@ class VectorRanking(ABC):
         self._prepared_lock = threading.Lock()
 
     @abstractmethod
-    def _namespace_version(self, user: str, recipient: str) -> str:
-        """The namespace's current write version ('' when it was never written)."""
+    def _namespace_version(self, user: str, recipient: str) -> NamespaceVersion:
+        """The namespace's current write version (epoch '' when it was never written)."""
 
     @abstractmethod
-    def _vector_rows(self, user: str, recipient: str) -> tuple[str, list[VectorRow]]:
+    def _vector_rows(self, user: str, recipient: str) -> tuple[NamespaceVersion, list[VectorRow]]:
         """The namespace's write version and every valid entry in it with its vector if it
         was made by this embedder, read in one consistent snapshot."""
+
+    @abstractmethod
+    def _changes_since(self, user: str, recipient: str, seq: int) -> NamespaceChanges:
+        """The rows written and the keys deleted after write `seq` of the current epoch,
+        with the version they lead to, in one consistent snapshot (a corrupt row counts as
+        deleted: a full read skips it too)."""
 
     @abstractmethod
     def _store_vectors(
         self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
     ) -> None:
-        """Save re-embedded vectors, each only if its row's payload is still unchanged."""
+        """Save re-embedded vectors, each only if its row's payload is still unchanged. Not a
+        write of the namespace's content: the version stays."""
 
     def rank_relevant(
         self, user: str, query: str, k: int, *, recipient: str = SELF
@@ -201,69 +332,79 @@ class VectorRanking(ABC):
         return select_relevant(self._score_all(user, recipient, query), k, threshold)
 
     def _namespace(self, user: str, recipient: str) -> PreparedNamespace:
-        """The namespace's entries and vector matrix, from the cache when still current."""
+        """The namespace's entries and vector matrix: cached, patched with what changed
+        since the cached version, or read whole."""
         check_user(user)
         check_recipient(recipient)
         cache_key = (user, recipient)
         version = self._namespace_version(user, recipient)
         with self._prepared_lock:
             cached = self._prepared.get(cache_key)
-            if cached is not None and cached.version == version:
+            if cached is not None:
                 self._prepared.move_to_end(cache_key)
-                return cached
-        version, rows = self._vector_rows(user, recipient)
-        rows.sort(key=lambda row: row.key)
-        stale = [row for row in rows if row.vector is None]
-        if stale:
-            # Model changed or rows written by an older recipe: embed them once, keep them.
-            logger.info(
-                "re-embedding %d preference vectors with %s", len(stale), self.embedder.name
-            )
-            fresh = self.embedder.embed_documents([vector_text(r.entry) for r in stale])
-            for row, vector in zip(stale, fresh, strict=True):
-                row.vector = vector
-            self._store_vectors(user, recipient, list(zip(stale, fresh, strict=True)))
-            # Saving the vectors was a write: read the version it left.
-            version = self._namespace_version(user, recipient)
-        dim = self.embedder.dim
-        matrix = (
-            np.stack([row.vector for row in rows if row.vector is not None])
-            if rows
-            else np.zeros((0, dim), dtype=np.float32)
-        )
-        prepared = PreparedNamespace(
-            version=version, entries=[row.entry for row in rows], matrix=matrix
-        )
+        if cached is not None and cached.version == version:
+            return cached
+        prepared = None
+        if cached is not None and version.follows(cached.version):
+            changes = self._changes_since(user, recipient, cached.version.seq)
+            if changes.version.follows(cached.version):
+                self._embed_stale(user, recipient, changes.written)
+                prepared = cached.patched(changes)
+        if prepared is None:
+            version, rows = self._vector_rows(user, recipient)
+            self._embed_stale(user, recipient, rows)
+            prepared = PreparedNamespace.of_rows(version, rows, self.embedder.dim)
         with self._prepared_lock:
-            self._prepared[cache_key] = prepared
-            self._prepared.move_to_end(cache_key)
+            current = self._prepared.get(cache_key)
+            # A concurrent reader may have cached a newer version meanwhile: keep that one.
+            if current is None or not current.version.follows(prepared.version):
+                self._prepared[cache_key] = prepared
+                self._prepared.move_to_end(cache_key)
             while len(self._prepared) > NAMESPACE_CACHE_SIZE:
                 self._prepared.popitem(last=False)
         return prepared
 
-    def _score_all(self, user: str, recipient: str, query: str) -> list[ScoredPreference]:
-        """Every valid entry of the namespace scored against the query, best first."""
+    def _embed_stale(self, user: str, recipient: str, rows: Sequence[VectorRow]) -> None:
+        """Model changed or rows written by an older recipe: embed them once, keep them."""
+        stale = [row for row in rows if row.vector is None]
+        if not stale:
+            return
+        logger.info("re-embedding %d preference vectors with %s", len(stale), self.embedder.name)
+        fresh = self.embedder.embed_documents([vector_text(r.entry) for r in stale])
+        for row, vector in zip(stale, fresh, strict=True):
+            row.vector = vector
+        self._store_vectors(user, recipient, list(zip(stale, fresh, strict=True)))
+
+    def score_namespace(self, user: str, query: str, *, recipient: str = SELF) -> ScoredNamespace:
         prepared = self._namespace(user, recipient)
         if not prepared.entries:
-            return []
+            return ScoredNamespace.empty()
         query_vector = self._query_embedder.embed_query(query)
         # einsum, not `@`: OpenBLAS threads a large matrix-vector product, which costs more
         # than it saves on a busy machine (see DomainClassifier.read).
         scores = np.einsum("ij,j->i", prepared.matrix, query_vector)
         reading = self._domains.read(query, query_vector)
-        order = np.argsort(-scores, kind="stable")  # rows are in key order: ties break by key
-        entries = prepared.entries
-        # Each distinct domain is placed once per read, not once per entry.
-        scope: dict[str, tuple[bool | None, bool | None]] = {"": (True, True)}
-        for domain in {e.domain for e in entries} - {""}:
-            scope[domain] = (
-                self._domains.in_scope(domain, reading),
-                self._domains.possibly_in_scope(domain, reading),
-            )
-        return [
-            ScoredPreference(entries[i], float(scores[i]), *scope[entries[i].domain])
-            for i in order.tolist()
-        ]
+        flags = prepared.flags
+        # Each distinct domain is placed once per read, not once per entry; index 0 = global.
+        in_scope = [1] + [_flag(self._domains.in_scope(d, reading)) for d in flags.domains]
+        possibly = [1] + [_flag(self._domains.possibly_in_scope(d, reading)) for d in flags.domains]
+        return ScoredNamespace(
+            entries=prepared.entries,
+            scores=scores.astype(np.float32, copy=False),
+            in_scope=np.array(in_scope, dtype=np.int8)[flags.domain_index],
+            possibly_in_scope=np.array(possibly, dtype=np.int8)[flags.domain_index],
+            hard_dislike=flags.hard_dislike,
+            dislike=flags.dislike,
+            scoped=flags.domain_index > 0,
+        )
+
+    def _score_all(self, user: str, recipient: str, query: str) -> list[ScoredPreference]:
+        """Every valid entry of the namespace scored against the query, best first."""
+        return self.score_namespace(user, query, recipient=recipient).ranked()
+
+
+def _flag(value: bool | None) -> int:
+    return -1 if value is None else int(value)
 
 
 def select_relevant(

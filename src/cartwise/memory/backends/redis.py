@@ -3,8 +3,10 @@
 Per user and recipient namespace, a hash of dedup_key → entry JSON and one of dedup_key →
 embedder tag + float32 vector: `cw:{user}:prefs` / `cw:{user}:prefvecs` for the shopper's
 own (`self`) namespace, `cw:{user}:prefs:<recipient>` / `cw:{user}:prefvecs:<recipient>` for
-each recipient. `cw:{user}:prefver` maps every namespace ever written to its write version (a
-fresh token per write), which is also how `list` finds the recipients. The braces are a hash
+each recipient. `cw:{user}:prefver` maps every namespace ever written to its write version
+(`epoch.seq`, see `NamespaceVersion`), which is also how `list` finds the recipients; the
+sorted set `cw:{user}:prefchg[:<recipient>]` scores each key with the seq of the last write
+that touched it, so a reader patches its cached namespace with what changed since. The braces are a hash
 tag: all of a user's keys live in one cluster slot, so one Lua script may touch them all.
 
 An upsert merges in Python (one merge rule for both backends) and commits through a Lua
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import builtins
 import time
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,10 @@ from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
+    CHANGE_LOG_SLACK,
     CorruptRow,
+    NamespaceChanges,
+    NamespaceVersion,
     RawRow,
     VectorRanking,
     VectorRow,
@@ -60,32 +64,80 @@ from cartwise.redis_connection import (
 # the bound is there to turn a pathological storm into an error instead of a hang.
 MAX_ATTEMPTS = 10_000
 
-# KEYS: prefs hash, vectors hash, versions hash. ARGV: recipient, new version, key, expected
-# payload ('' = absent), new payload, vector value, then the keys to delete (opposite twin,
-# superseded).
-_UPSERT_LUA = """
+# Every write ends with this: the namespace's next version, the touched keys logged at its
+# seq; a log grown past its slack (deleted keys) is cleared and a new epoch begun. KEYS[1..4]:
+# prefs hash, vectors hash, versions hash, change log. Defined in each writing script.
+_BUMP_LUA = """
+local function bump(recipient, fresh_epoch, slack, touched)
+  local current = redis.call('HGET', KEYS[3], recipient) or ''
+  local epoch, seq = string.match(current, '^(.+)%.(%d+)$')
+  if not epoch then epoch, seq = fresh_epoch, 0 end
+  local logged = redis.call('ZCARD', KEYS[4])
+  if logged > slack and logged > redis.call('HLEN', KEYS[1]) + slack then
+    redis.call('DEL', KEYS[4])
+    redis.call('HSET', KEYS[3], recipient, fresh_epoch .. '.0')
+    return
+  end
+  seq = tonumber(seq) + 1
+  for _, key in ipairs(touched) do redis.call('ZADD', KEYS[4], seq, key) end
+  redis.call('HSET', KEYS[3], recipient, epoch .. '.' .. seq)
+end
+"""
+
+# ARGV: recipient, fresh epoch, key, expected payload ('' = absent), new payload, vector
+# value, then the keys to delete (opposite twin, superseded).
+_UPSERT_LUA = (
+    _BUMP_LUA
+    + f"""
 local current = redis.call('HGET', KEYS[1], ARGV[3]) or ''
-if current ~= ARGV[4] then return {0, current} end
+if current ~= ARGV[4] then return {{0, current}} end
+local touched = {{ARGV[3]}}
 for i = 7, #ARGV do
-  redis.call('HDEL', KEYS[1], ARGV[i])
+  if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then touched[#touched + 1] = ARGV[i] end
   redis.call('HDEL', KEYS[2], ARGV[i])
 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[5])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[6])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-return {1}
+bump(ARGV[1], ARGV[2], {CHANGE_LOG_SLACK}, touched)
+return {{1}}
 """
+)
 
-# KEYS: prefs hash, vectors hash, versions hash. ARGV: recipient, new version, then triples
-# (key, payload the vector was made from, vector).
+# ARGV: recipient, fresh epoch, then the keys to delete. Returns how many existed.
+_DELETE_LUA = (
+    _BUMP_LUA
+    + f"""
+local touched = {{}}
+for i = 3, #ARGV do
+  if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then touched[#touched + 1] = ARGV[i] end
+  redis.call('HDEL', KEYS[2], ARGV[i])
+end
+if #touched > 0 then bump(ARGV[1], ARGV[2], {CHANGE_LOG_SLACK}, touched) end
+return #touched
+"""
+)
+
+# KEYS: prefs hash, vectors hash. ARGV: triples (key, payload the vector was made from,
+# vector). Not a content write: the version stays.
 _STORE_VECTORS_LUA = """
-for i = 3, #ARGV, 3 do
+for i = 1, #ARGV, 3 do
   if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
   end
 end
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
+"""
+
+# KEYS: prefs hash, vectors hash, versions hash, change log. ARGV: recipient, seq. Returns
+# the version, then (key, payload or nil, vector or nil) for every key changed after seq.
+_CHANGES_LUA = """
+local out = {redis.call('HGET', KEYS[3], ARGV[1]) or ''}
+for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. ARGV[2], '+inf')) do
+  out[#out + 1] = key
+  out[#out + 1] = redis.call('HGET', KEYS[1], key)
+  out[#out + 1] = redis.call('HGET', KEYS[2], key)
+end
+return out
 """
 
 
@@ -111,6 +163,8 @@ class RedisPreferenceStore(VectorRanking):
         with self._redis.guard():
             self._upsert = self._redis.client.register_script(_UPSERT_LUA)
             self._save_vectors = self._redis.client.register_script(_STORE_VECTORS_LUA)
+            self._delete = self._redis.client.register_script(_DELETE_LUA)
+            self._changes = self._redis.client.register_script(_CHANGES_LUA)
 
     def upsert(
         self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
@@ -137,10 +191,10 @@ class RedisPreferenceStore(VectorRanking):
                 if vector is None:
                     vector = self.embedder.embed_documents([vector_text(stored)])[0]
                 result = self._upsert(
-                    keys=[prefs, vectors, self._versions_key(user)],
+                    keys=self._script_keys(user, entry.recipient),
                     args=[
                         entry.recipient,
-                        uuid.uuid4().hex,
+                        NamespaceVersion.fresh_epoch(),
                         entry.dedup_key,
                         expected,
                         dump_entry(stored),
@@ -156,13 +210,13 @@ class RedisPreferenceStore(VectorRanking):
     def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
         if not keys:
             return 0
-        prefs, vectors = self._keys(check_user(user), check_recipient(recipient))
+        check_user(user)
+        check_recipient(recipient)
         with self._redis.guard():
-            pipe = self._redis.client.pipeline(transaction=True)
-            pipe.hdel(prefs, *keys)
-            pipe.hdel(vectors, *keys)
-            pipe.hset(self._versions_key(user), recipient, uuid.uuid4().hex)
-            deleted, _, _ = pipe.execute()
+            deleted = self._delete(
+                keys=self._script_keys(user, recipient),
+                args=[recipient, NamespaceVersion.fresh_epoch(), *dict.fromkeys(keys)],
+            )
         return int(deleted)
 
     def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
@@ -208,14 +262,18 @@ class RedisPreferenceStore(VectorRanking):
             pipe = self._redis.client.pipeline(transaction=True)
             for name in sorted(recipients):
                 prefs, vectors = self._keys(user, name)
-                pipe.delete(prefs, vectors)
+                pipe.delete(prefs, vectors, self._changes_key(user, name))
                 mine = [
                     (e, v) for e, v in zip(entries, embedded, strict=True) if e.recipient == name
                 ]
                 if mine:
                     pipe.hset(prefs, mapping={e.dedup_key: dump_entry(e) for e, _ in mine})
                     pipe.hset(vectors, mapping={e.dedup_key: self._encode(v) for e, v in mine})
-                pipe.hset(self._versions_key(user), name, uuid.uuid4().hex)
+                pipe.hset(
+                    self._versions_key(user),
+                    name,
+                    str(NamespaceVersion(NamespaceVersion.fresh_epoch(), 0)),
+                )
             pipe.execute()
 
     def close(self) -> None:
@@ -226,12 +284,14 @@ class RedisPreferenceStore(VectorRanking):
         names = {_text(n) for n in self._redis.client.hkeys(self._versions_key(user))}
         return [SELF, *sorted(names - {SELF})]
 
-    def _namespace_version(self, user: str, recipient: str) -> str:
+    def _namespace_version(self, user: str, recipient: str) -> NamespaceVersion:
         with self._redis.guard():
             version = self._redis.client.hget(self._versions_key(user), recipient)
-        return _text(version) if version else ""
+        return NamespaceVersion.parse(_text(version) if version else "")
 
-    def _vector_rows(self, user: str, recipient: str) -> tuple[str, builtins.list[VectorRow]]:
+    def _vector_rows(
+        self, user: str, recipient: str
+    ) -> tuple[NamespaceVersion, builtins.list[VectorRow]]:
         prefs, vectors = self._keys(user, recipient)
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=True)
@@ -239,27 +299,51 @@ class RedisPreferenceStore(VectorRanking):
             pipe.hgetall(prefs)
             pipe.hgetall(vectors)
             version, payloads, blobs = pipe.execute()
-        out = []
-        for raw_key, raw_payload in payloads.items():
-            payload = _text(raw_payload)
-            entry = self._parse_or_none(payload)
-            if entry is not None:
-                vector = self._decode(blobs.get(raw_key))
-                out.append(
-                    VectorRow(key=_text(raw_key), payload=payload, entry=entry, vector=vector)
-                )
-        return (_text(version) if version else ""), out
+        out = [
+            row
+            for raw_key, raw_payload in payloads.items()
+            if (row := self._vector_row(raw_key, raw_payload, blobs.get(raw_key))) is not None
+        ]
+        return NamespaceVersion.parse(_text(version) if version else ""), out
+
+    def _changes_since(self, user: str, recipient: str, seq: int) -> NamespaceChanges:
+        with self._redis.guard():
+            reply = self._changes(keys=self._script_keys(user, recipient), args=[recipient, seq])
+        written = []
+        deleted = []
+        for i in range(1, len(reply), 3):
+            raw_key, raw_payload, raw_vector = reply[i : i + 3]
+            row = self._vector_row(raw_key, raw_payload, raw_vector) if raw_payload else None
+            if row is None:
+                deleted.append(_text(raw_key))
+            else:
+                written.append(row)
+        return NamespaceChanges(
+            version=NamespaceVersion.parse(_text(reply[0])), written=written, deleted=deleted
+        )
+
+    def _vector_row(self, raw_key: Any, raw_payload: Any, raw_vector: Any) -> VectorRow | None:
+        payload = _text(raw_payload)
+        entry = self._parse_or_none(payload)
+        if entry is None:
+            return None
+        return VectorRow(
+            key=_text(raw_key), payload=payload, entry=entry, vector=self._decode(raw_vector)
+        )
 
     def _store_vectors(
         self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
     ) -> None:
-        args: list[str | bytes] = [recipient, uuid.uuid4().hex]
+        args: builtins.list[str | bytes] = []
         for row, vector in rows:
             args.extend([row.key, row.payload, self._encode(vector)])
         with self._redis.guard():
-            self._save_vectors(
-                keys=[*self._keys(user, recipient), self._versions_key(user)], args=args
-            )
+            self._save_vectors(keys=list(self._keys(user, recipient)), args=args)
+
+    def _script_keys(self, user: str, recipient: str) -> builtins.list[str]:
+        """KEYS of the writing and change-reading scripts (one cluster slot: `{user}`)."""
+        prefs, vectors = self._keys(user, recipient)
+        return [prefs, vectors, self._versions_key(user), self._changes_key(user, recipient)]
 
     @staticmethod
     def _keys(user: str, recipient: str) -> tuple[str, str]:
@@ -270,6 +354,11 @@ class RedisPreferenceStore(VectorRanking):
     @staticmethod
     def _versions_key(user: str) -> str:
         return f"cw:{{{user}}}:prefver"
+
+    @staticmethod
+    def _changes_key(user: str, recipient: str) -> str:
+        suffix = "" if recipient == SELF else f":{recipient}"
+        return f"cw:{{{user}}}:prefchg{suffix}"
 
     def _encode(self, vector: Vector) -> bytes:
         return self._tag + b"\0" + encode_vector(vector)

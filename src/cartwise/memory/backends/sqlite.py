@@ -12,8 +12,7 @@ import json
 import sqlite3
 import threading
 import time
-import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,7 +20,10 @@ from cartwise.embedding.base import Embedder, Vector
 from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
+    CHANGE_LOG_SLACK,
     CorruptRow,
+    NamespaceChanges,
+    NamespaceVersion,
     RawRow,
     VectorRanking,
     VectorRow,
@@ -46,8 +48,10 @@ from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
 BUSY_TIMEOUT_MS = 30_000
 
 # Each recipient is a namespace: the same dedup_key may exist once per (user, recipient).
-# `namespace_versions` changes with every write to a namespace (a fresh random token, so a
-# recreated file can never repeat a version a reader has cached).
+# `namespace_versions` changes with every write to a namespace (`epoch.seq`, see
+# `NamespaceVersion`) and `preference_changes` holds, per key, the seq of the last write that
+# touched it (written or deleted): a reader patches its cached namespace with the keys
+# changed since the seq it holds.
 _PREFERENCES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS preferences (
     user TEXT NOT NULL,
@@ -64,6 +68,14 @@ CREATE TABLE IF NOT EXISTS namespace_versions (
     version TEXT NOT NULL,
     PRIMARY KEY (user, recipient)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS preference_changes (
+    user TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (user, recipient, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS preference_changes_by_seq ON preference_changes (user, recipient, seq);
 """
 
 # Files written before recipients existed key rows by (user, key): every row there is the
@@ -179,11 +191,58 @@ def _add_recipients(conn: sqlite3.Connection) -> None:
                 conn.execute(statement)
 
 
-def _bump(conn: sqlite3.Connection, user: str, recipient: str) -> None:
+def _bump(conn: sqlite3.Connection, user: str, recipient: str, keys: Iterable[str]) -> None:
+    """Inside a write: the namespace's next version, with `keys` recorded as changed by it.
+    A change log grown past its slack (deleted keys) is cleared and a new epoch begun."""
+    row = conn.execute(
+        "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
+        (user, recipient),
+    ).fetchone()
+    current = NamespaceVersion.parse(str(row[0]) if row else "")
+    epoch = current.epoch or NamespaceVersion.fresh_epoch()
+    (logged,) = conn.execute(
+        "SELECT COUNT(*) FROM preference_changes WHERE user = ? AND recipient = ?",
+        (user, recipient),
+    ).fetchone()
+    if logged > CHANGE_LOG_SLACK:
+        (live,) = conn.execute(
+            "SELECT COUNT(*) FROM preferences WHERE user = ? AND recipient = ?",
+            (user, recipient),
+        ).fetchone()
+        if logged > live + CHANGE_LOG_SLACK:
+            _new_epoch(conn, user, recipient)
+            return
+    seq = current.seq + 1
+    conn.executemany(
+        "INSERT OR REPLACE INTO preference_changes (user, recipient, key, seq) VALUES (?, ?, ?, ?)",
+        [(user, recipient, key, seq) for key in keys],
+    )
+    _set_version(conn, user, recipient, NamespaceVersion(epoch, seq))
+
+
+def _new_epoch(conn: sqlite3.Connection, user: str, recipient: str) -> None:
+    """Inside a write: forget the namespace's change log; every cached copy is read anew."""
+    conn.execute(
+        "DELETE FROM preference_changes WHERE user = ? AND recipient = ?", (user, recipient)
+    )
+    _set_version(conn, user, recipient, NamespaceVersion(NamespaceVersion.fresh_epoch(), 0))
+
+
+def _set_version(
+    conn: sqlite3.Connection, user: str, recipient: str, version: NamespaceVersion
+) -> None:
     conn.execute(
         "INSERT OR REPLACE INTO namespace_versions (user, recipient, version) VALUES (?, ?, ?)",
-        (user, recipient, uuid.uuid4().hex),
+        (user, recipient, str(version)),
     )
+
+
+def _version(conn: sqlite3.Connection, user: str, recipient: str) -> NamespaceVersion:
+    row = conn.execute(
+        "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
+        (user, recipient),
+    ).fetchone()
+    return NamespaceVersion.parse(str(row[0]) if row else "")
 
 
 class SqlitePreferenceStore(VectorRanking):
@@ -215,10 +274,14 @@ class SqlitePreferenceStore(VectorRanking):
             vector = self._reusable_vector(current, stored, row)
             if vector is None:
                 vector = self.embedder.embed_documents([vector_text(stored)])[0]
-            conn.executemany(
-                "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
-                [(user, recipient, key) for key in retire if key != entry.dedup_key],
-            )
+            deleted = [
+                key
+                for key in sorted(retire - {entry.dedup_key})
+                if conn.execute(
+                    "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
+                    (user, recipient, key),
+                ).rowcount
+            ]
             conn.execute(
                 "INSERT OR REPLACE INTO preferences "
                 "(user, recipient, key, payload, vector, vector_tag) VALUES (?, ?, ?, ?, ?, ?)",
@@ -231,23 +294,24 @@ class SqlitePreferenceStore(VectorRanking):
                     self._tag,
                 ),
             )
-            _bump(conn, user, recipient)
+            _bump(conn, user, recipient, [stored.dedup_key, *deleted])
         return stored
 
     def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
         check_user(user)
         check_recipient(recipient)
         with self._db.write() as conn:
-            deleted = sum(
-                conn.execute(
+            deleted = [
+                key
+                for key in dict.fromkeys(keys)
+                if conn.execute(
                     "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
                     (user, recipient, key),
                 ).rowcount
-                for key in dict.fromkeys(keys)
-            )
+            ]
             if deleted:
-                _bump(conn, user, recipient)
-            return deleted
+                _bump(conn, user, recipient, deleted)
+            return len(deleted)
 
     def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
         with self._db.read() as conn:
@@ -304,28 +368,23 @@ class SqlitePreferenceStore(VectorRanking):
                 ],
             )
             for recipient in touched:
-                _bump(conn, user, recipient)
+                _new_epoch(conn, user, recipient)
 
     def close(self) -> None:
         self._db.close()
 
-    def _namespace_version(self, user: str, recipient: str) -> str:
+    def _namespace_version(self, user: str, recipient: str) -> NamespaceVersion:
         with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
-                (user, recipient),
-            ).fetchone()
-        return str(row[0]) if row else ""
+            return _version(conn, user, recipient)
 
-    def _vector_rows(self, user: str, recipient: str) -> tuple[str, builtins.list[VectorRow]]:
+    def _vector_rows(
+        self, user: str, recipient: str
+    ) -> tuple[NamespaceVersion, builtins.list[VectorRow]]:
         # One read transaction: the version belongs to exactly these rows.
         with self._db.read() as conn:
             conn.execute("BEGIN")
             try:
-                version_row = conn.execute(
-                    "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
-                    (user, recipient),
-                ).fetchone()
+                version = _version(conn, user, recipient)
                 rows = conn.execute(
                     "SELECT key, payload, vector, vector_tag FROM preferences "
                     "WHERE user = ? AND recipient = ?",
@@ -333,14 +392,39 @@ class SqlitePreferenceStore(VectorRanking):
                 ).fetchall()
             finally:
                 conn.execute("COMMIT")
-        out = []
-        dim = self.embedder.dim
-        for key, payload, blob, tag in rows:
-            entry = self._parse_or_none(payload)
-            if entry is not None:
-                vector = decode_vector(blob, dim) if tag == self._tag else None
-                out.append(VectorRow(key=key, payload=payload, entry=entry, vector=vector))
-        return (str(version_row[0]) if version_row else ""), out
+        return version, [r for r in map(self._vector_row, rows) if r is not None]
+
+    def _changes_since(self, user: str, recipient: str, seq: int) -> NamespaceChanges:
+        with self._db.read() as conn:
+            conn.execute("BEGIN")
+            try:
+                version = _version(conn, user, recipient)
+                rows = conn.execute(
+                    "SELECT c.key, p.payload, p.vector, p.vector_tag FROM preference_changes c "
+                    "LEFT JOIN preferences p "
+                    "ON p.user = c.user AND p.recipient = c.recipient AND p.key = c.key "
+                    "WHERE c.user = ? AND c.recipient = ? AND c.seq > ?",
+                    (user, recipient, seq),
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+        written = []
+        deleted = []
+        for row in rows:
+            parsed = self._vector_row(row) if row[1] is not None else None
+            if parsed is None:
+                deleted.append(str(row[0]))
+            else:
+                written.append(parsed)
+        return NamespaceChanges(version=version, written=written, deleted=deleted)
+
+    def _vector_row(self, row: tuple[str, str, bytes | None, str]) -> VectorRow | None:
+        key, payload, blob, tag = row
+        entry = self._parse_or_none(payload)
+        if entry is None:
+            return None
+        vector = decode_vector(blob, self.embedder.dim) if tag == self._tag else None
+        return VectorRow(key=key, payload=payload, entry=entry, vector=vector)
 
     def _store_vectors(
         self, user: str, recipient: str, rows: Sequence[tuple[VectorRow, Vector]]
@@ -351,7 +435,6 @@ class SqlitePreferenceStore(VectorRanking):
                 "WHERE user = ? AND recipient = ? AND key = ? AND payload = ?",
                 [(encode_vector(v), self._tag, user, recipient, r.key, r.payload) for r, v in rows],
             )
-            _bump(conn, user, recipient)
 
     def _reusable_vector(
         self,

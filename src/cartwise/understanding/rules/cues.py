@@ -43,7 +43,7 @@ BARE_AMOUNT = re.compile(
 FILLER_ZH = re.compile(
     r"帮我找找|帮我找|帮我搜|帮我看看|帮我|给我推荐|给我找|推荐一下|推荐|我想买|我想要|我要买|我需要|"
     r"我想找|想买|想要|我要|找一下|找个|有没有|一个|一双|一件|一款|一台|一条|一副|一套|一些|一下|"
-    r"请问|请|麻烦|谢谢|其实|还是|我|的吧|吧|呢|啊|呀|哦|嘛|了"
+    r"请问|请|麻烦|谢谢|其实|算了|还是|我|的吧|吧|呢|啊|呀|哦|嘛|了"
 )
 FILLER_EN = re.compile(
     r"\b(?:i'?m looking for|i am looking for|looking for|i want to buy|i'?d like to buy|i would like to buy|"

@@ -83,6 +83,7 @@ MORE = re.compile(
 )
 CHEAPEST_WHERE = re.compile(
     r"哪[个家里儿]?(?:个)?(?:平台|家|店|里|儿|边)?(?:买|卖|上)?(?:的)?(?:最|更)(?:便宜|划算|实惠|低)|"
+    r"(?:最|更)(?:便宜|划算|实惠)的?(?:是|在)?(?:哪个平台|哪家店?|哪里|哪儿|哪边)|"
     r"哪(?:个平台|家店?|里|儿|边)[^，。？?]{0,8}?(?:便宜|划算|实惠|价格最低|最低价|价格低|价低)|"
     r"在哪(?:个平台|家|里|儿)?[^，。？?]{0,6}?(?:划算|便宜|实惠)|比价|比比价|比一下价|价格对比|比较价格|"
     r"\bwhere\b.*\b(?:cheapest|cheaper|best (?:price|deal)|lowest price|for (?:the )?least|least expensive)\b|"
@@ -99,7 +100,7 @@ CHEAPEST_WORDS = re.compile(
 )
 """What to drop from the search text of an English "where is X cheapest" (X stays)."""
 CHEAPEST_WORDS_ZH = re.compile(
-    r"哪(?:个平台|家店?|个|里|儿|边)|在哪(?:个平台|家|里|儿)?|(?:最|更|比较)?(?:便宜|划算|实惠)|"
+    r"的?(?:是|在)?哪(?:个平台|家店?|个|里|儿|边)|在哪(?:个平台|家|里|儿)?|(?:最|更|比较)?(?:便宜|划算|实惠)|"
     r"价格最低|最低价|价格低|价低|比比价|比一下价|比价|价格对比|比较价格|能买到|买"
 )
 """The same for Chinese ("哪里买婴儿推车最便宜" keeps 婴儿推车)."""
@@ -318,6 +319,11 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     sort = _sort(text, spans)
     other = [name for pattern, name in OTHER if _search(pattern, text, spans)]
     size_step: SizeStep = next((s for p, s in SIZE_STEPS if _search(p, text, spans)), "")
+    question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
+    if other == ["color"] and not (price or size_step) and question and (refs or pronoun):
+        # "第二个有别的颜色吗 / does it come in other colours?" asks about that item's colours
+        # (its listing facts list them), not for other items in other colours.
+        return cues("details")
     if price or other or size_step:
         return cues("refine", price=price, other=other, size_step=size_step, sort=sort)
     if _search(MORE, text, spans):
@@ -327,7 +333,6 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     if names_product:
         return FollowupCues()
     details = _search(DETAILS, text, spans)
-    question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
     bare = pronoun and BARE_REFERENCE.match(_without(text, pronoun_spans)) is not None
     if details or refs or (pronoun and question) or bare:
         asked = "" if details else _asked(text, [*spans, *pronoun_spans])

@@ -24,6 +24,7 @@ from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
 from cartwise.understanding.base import (
+    Followup,
     Intent,
     Language,
     PlannerOutput,
@@ -35,6 +36,7 @@ from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.followups import parse_followup
 from cartwise.understanding.rules.lexicon import Lexicon, Match
+from cartwise.understanding.rules.narrowing import narrowing_terms
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
     SAFETY_CONTEXT,
@@ -127,7 +129,9 @@ class RulesPlanner:
                 if any(start <= m.start < end for m in mentions)
             },
         )
-        recipient = purchase_recipient(text, mentions)
+        # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
+        # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
+        recipient = purchase_recipient(text, mentions) or session.recipient
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
@@ -186,6 +190,13 @@ class RulesPlanner:
 
         intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
         query = "" if intent in ("preference", "chitchat") else _query_text(text, removed, language)
+        plan_followup = followup.followup
+        if plan_followup is None and not noun_domain and query and intent == "search":
+            narrowing = narrowing_terms(query, self._lexicon)
+            if narrowing:
+                said = [query[m.start : m.end] for m in narrowing]
+                plan_followup = Followup(kind="refine", narrow=list(dict.fromkeys(said)))
+                stated.extend(self._wanted(narrowing, stated, domain, recipient or SELF))
         current_intent = ""
         if noun_domain and query and intent in ("search", "compare"):
             current_intent = f"买{query}" if language == "zh" else f"buy {query}"
@@ -195,7 +206,7 @@ class RulesPlanner:
             domain=domain,
             query=query,
             product_type=_product_type(matches),
-            followup=followup.followup,
+            followup=plan_followup,
             current_intent=current_intent,
             slots=slots,
             constraints=[
@@ -295,6 +306,36 @@ class RulesPlanner:
             scope=scope,
             recipient=recipient,
         )
+
+    def _wanted(
+        self,
+        narrowing: list[Match],
+        stated: list[StatedPreference],
+        domain: str,
+        recipient: str,
+    ) -> list[StatedPreference]:
+        """A material, colour or style asked for with no product noun, as a like of this
+        request only: it ranks the running search's matches first and is never stored."""
+        wanted: list[StatedPreference] = []
+        taken = {p.slug for p in stated}
+        for match in narrowing:
+            term = match.first("preference")
+            if term is None or term.category in (None, Category.BRAND) or term.slug in taken:
+                continue
+            taken.add(term.slug)
+            wanted.append(
+                StatedPreference(
+                    polarity=Polarity.LIKE,
+                    category=term.category,
+                    slug=term.slug,
+                    domain=domain,
+                    strength=Strength.SOFT,
+                    keywords=self._lexicon.keywords("preference", term.slug),
+                    scope="request",
+                    recipient=recipient,
+                )
+            )
+        return wanted
 
     def _free_preference(
         self, found: FreeObject, scoping: Scoping, text: str, domain: str, recipient: str

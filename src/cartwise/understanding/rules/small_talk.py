@@ -23,6 +23,8 @@ _PHRASES: tuple[tuple[SmallTalk, str], ...] = (
         "done",
         r"就这些|就这样|先这样|不用了|没有了|没别的了|没事了|够了|不需要了|可以了|"
         r"that'?s (?:all|everything|it)|that is (?:all|everything|it)|i'?m (?:done|good|all set)|"
+        r"i'?ll (?:take|buy|get|go with|order) (?:it|this|that|this one|that one)|"
+        r"就它了|就这个了|就要这个了?|就买这个了?|就选这个了?|决定了|"
         r"i am (?:done|good|all set)|nothing else|no more|all good|that will be all|that'?ll be all",
     ),
     (

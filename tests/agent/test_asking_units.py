@@ -1,0 +1,30 @@
+"""The interest that answers our gift question."""
+
+from __future__ import annotations
+
+import pytest
+
+from cartwise.agent.asking import GIFT_QUESTIONS, PRODUCT_TYPE_QUESTIONS, gift_interest
+
+ASKED = [GIFT_QUESTIONS["en"]]
+
+
+@pytest.mark.parametrize(
+    ("message", "interest"),
+    [
+        ("he likes hiking", "hiking"),
+        ("She's really into tea and coffee.", "tea and coffee"),
+        ("my dad loves fishing!", "fishing"),
+        ("他喜欢钓鱼", "钓鱼"),
+        ("她平时爱喝茶", "喝茶"),
+        ("我妈对养花很感兴趣", "养花"),
+    ],
+)
+def test_an_answer_to_the_gift_question_names_what_to_search(message: str, interest: str) -> None:
+    assert gift_interest(message, ASKED) == interest
+
+
+def test_only_an_answer_to_our_gift_question_counts() -> None:
+    assert gift_interest("he likes hiking", []) == ""
+    assert gift_interest("he likes hiking", [PRODUCT_TYPE_QUESTIONS["en"]]) == ""
+    assert gift_interest("running shoes please", ASKED) == ""
