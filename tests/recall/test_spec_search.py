@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import (
@@ -159,3 +162,40 @@ def test_merged_specs_keep_both_filters() -> None:
     hdmi = RequestSpecs(labels=[LabelSpec(attribute="interface", values=["hdmi"])])
     port = RequestSpecs(labels=[LabelSpec(attribute="interface", values=["minidp"])])
     assert [s.values for s in merge_specs(hdmi, port).labels] == [["hdmi"], ["minidp"]]
+
+
+numeric_specs = st.builds(
+    NumericSpec,
+    attribute=st.just("length"),
+    op=st.sampled_from(["lt", "le", "eq", "ge", "gt"]),
+    value=st.sampled_from([0.5, 1.0, 3.0, 4.0, 5.0, 10.0, 12.0]),
+)
+label_specs = st.builds(
+    LabelSpec,
+    attribute=st.sampled_from(["interface", "color_family"]),
+    values=st.lists(st.sampled_from(["hdmi", "white", "black", "usb-c"]), min_size=1),
+    negated=st.booleans(),
+)
+
+
+@hypothesis_settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    numeric=st.lists(numeric_specs, max_size=2),
+    labels=st.lists(label_specs, max_size=2),
+    cheapest=st.booleans(),
+    k=st.integers(1, 9),
+)
+def test_a_spec_search_never_returns_a_listing_violating_a_spec(
+    service: RecallService,
+    numeric: list[NumericSpec],
+    labels: list[LabelSpec],
+    cheapest: bool,
+    k: int,
+) -> None:
+    specs = RequestSpecs(numeric=numeric, labels=labels, cheapest=cheapest)
+    response = search_with_specs(service, "HDMI cable keyboard", specs, k=k)
+    verdicts = {h.product.key: check(h.product.specs, specs) for h in response.results}
+    assert "violates" not in verdicts.values()
+    assert set(response.unstated) == {key for key, v in verdicts.items() if v == "unknown"}
