@@ -143,6 +143,11 @@ async def test_a_length_filter_never_shows_a_violation_and_marks_unstated(
         product = deps.recall.get(key)
         assert product is not None and check(product.specs, specs) != "violates"
     assert "jd:hdmi-x" in result.unstated and set(result.unstated) <= set(shown)
+    assert result.dialogue.active_search is not None
+    assert result.dialogue.active_search.kind == "cable"
+    # The named kind comes first: every cable before anything else.
+    is_cable = ["HDMI" in product.title for product in result.products]
+    assert is_cable == sorted(is_cable, reverse=True)
     assert any("length > 3 m" in line and line.endswith(": 3 offers") for line in result.applied)
     assert "the listing does not state its length" in result.reply
     assert "budget" not in " ".join(result.applied)  # a length is no budget
@@ -186,4 +191,6 @@ async def test_compatible_with_a_shown_item_filters_by_its_socket(deps: AgentDep
     result = await talk.say("compatible CPU processors for it")
     shown = keys(result)
     assert "jd:cpu-am5" in shown and "jd:cpu-am4" not in shown
+    search = result.dialogue.active_search
+    assert search is not None and search.kind == "cpu"  # what goes with the board
     assert any("socket: AM5" in line for line in result.applied)

@@ -30,6 +30,7 @@ from cartwise.memory.session_state import (
     ShownItem,
 )
 from cartwise.memory.store import Polarity, Strength
+from cartwise.recall.spec_request import asked_kind
 from cartwise.text import fold
 from cartwise.understanding.base import (
     Followup,
@@ -345,6 +346,7 @@ def resolve(
         exclusions={**carried, **message_exclusions(plan)},
         sort=followup.sort if followup is not None and followup.sort is not None else "relevance",
         specs=plan.specs,
+        kind=asked_kind(plan.query or named),
     )
     return Resolution(
         kind=followup.kind if followup is not None and followup.kind == "cheapest" else "search",

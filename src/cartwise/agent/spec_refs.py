@@ -33,6 +33,9 @@ class ReferenceSpecs(BaseModel):
     specs: RequestSpecs = Field(default_factory=RequestSpecs)
     missing: list[str] = Field(default_factory=list)
     """Attributes a rule needs that the source listing does not state (said in the reply)."""
+    kind: str = ""
+    """The kind that goes with the source ("" when the reference asks for the product
+    itself)."""
 
 
 def _shown_source(
@@ -65,6 +68,7 @@ def reference_specs(
             query=reference.query,
             specs=compatibility.specs if compatibility is not None else RequestSpecs(),
             missing=compatibility.missing if compatibility is not None else [],
+            kind=compatibility.target_kind if compatibility is not None else "",
         )
     if not COMPATIBILITY_CUE.search(message):
         return None
@@ -77,5 +81,9 @@ def reference_specs(
     if not plan_specs.applies:
         return None
     return ReferenceSpecs(
-        source=source, query=query, specs=plan_specs.specs, missing=plan_specs.missing
+        source=source,
+        query=query,
+        specs=plan_specs.specs,
+        missing=plan_specs.missing,
+        kind=plan_specs.target_kind,
     )

@@ -92,6 +92,8 @@ class SearchTask(TypedDict):
     filters: SearchFilters
     page: int
     """The active search's page ("more" searches deeper)."""
+    kind: str
+    """The kind of product asked for ("" for none): its listings rank first."""
 
 
 class TurnState(TypedDict, total=False):

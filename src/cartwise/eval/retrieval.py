@@ -32,7 +32,7 @@ from cartwise.embedding.base import Embedder
 from cartwise.embedding.memo import QueryMemo
 from cartwise.recall.service import RecallService, SearchMode
 from cartwise.recall.spec_request import read_spec_request
-from cartwise.recall.spec_search import search_with_specs
+from cartwise.recall.spec_search import SPEC_DEPTH, search_with_specs
 from cartwise.settings import Settings
 
 MODES: tuple[SearchMode, ...] = ("lexical", "dense", "hybrid")
@@ -40,9 +40,6 @@ SPECS_MODE = "hybrid_specs"
 """Hybrid search of the request's words with its specs as filters and sorts, and a product
 URL resolved to its specs (`recall/spec_request.py`); on both sets, so a spec filter that
 costs the Chinese queries shows."""
-SPEC_DEPTH = 2
-"""The spec path rearranges this many times k relevant listings (asked kind first) before
-keeping k: the one knob of the spec path tuned on the development split."""
 WEBMALL_MODES: tuple[str, ...] = (*MODES, SPECS_MODE)
 MODE_LABELS = {
     "lexical": "BM25 only",

@@ -141,6 +141,9 @@ class ActiveSearch(BaseModel):
     specs: RequestSpecs = Field(default_factory=RequestSpecs)
     """The search's specs (filters, a superlative, "cheapest"): follow-ups keep them, a new
     product type starts without them."""
+    kind: str = ""
+    """The kind of product asked for (`catalog/data/compatibility.yml` kinds: cpu, cable,
+    keyboard…), "" when none is named: listings of that kind rank first."""
     page: int = Field(default=1, ge=1)
     shown_models: list[str] = Field(default_factory=list)
     """Model identities shown on any page of this search (bounded)."""

@@ -28,11 +28,14 @@ class SpecRequest(BaseModel):
         if reference is not None and reference.source is not None and reference.compatibility:
             source = reference.source.title
             hits = [h for h in hits if h.product.title != source]
-        if not self.kind:
-            return hits
-        return sorted(
-            hits, key=lambda h: product_kind(h.product.title, h.product.category_raw) != self.kind
-        )
+        return prefer_kind(hits, self.kind)
+
+
+def prefer_kind(hits: list[SearchHit], kind: str) -> list[SearchHit]:
+    """Listings of `kind` first, each group in its given order ("" leaves the order)."""
+    if not kind:
+        return hits
+    return sorted(hits, key=lambda h: product_kind(h.product.title, h.product.category_raw) != kind)
 
 
 def asked_kind(text: str) -> str:

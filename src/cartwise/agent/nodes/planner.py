@@ -119,6 +119,9 @@ async def with_reference(
     missing = [f"{name} ({reference.source.title})" for name in reference.missing]
     # Both hold: "an HDMI cable for this GPU" is HDMI *and* one of the GPU's ports.
     specs = merge_specs(search.specs, reference.specs.model_copy(update={"unchecked": missing}))
+    kind = reference.kind or search.kind
     return resolution.model_copy(
-        update={"search": search.model_copy(update={"phrase": phrase, "specs": specs})}
+        update={
+            "search": search.model_copy(update={"phrase": phrase, "specs": specs, "kind": kind})
+        }
     )

@@ -14,10 +14,12 @@ from collections.abc import Set
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from cartwise.agent.dialogue import search_depth, search_page
+from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import SearchResponse
+from cartwise.recall.spec_request import prefer_kind
+from cartwise.recall.spec_search import SPEC_DEPTH as KIND_DEPTH
 from cartwise.recall.spec_search import unstated_keys
 
 SEARCH_NODE = "search"
@@ -38,6 +40,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 profile=state.get("profile", ""),
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
                 page=page,
+                kind=search.kind if (search := active_search(state)) is not None else "",
             ),
         )
         for platform in state["platforms"]
@@ -68,17 +71,23 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
     filters = task["filters"]
+    depth = search_depth(task["page"], deps.settings.agent_search_k)
+    kind = task.get("kind", "")
     try:
         responses = await search_platforms(
             deps.recall,
             task["query"],
             [platform],
-            k=search_depth(task["page"], deps.settings.agent_search_k),
+            # A named kind ("a cable for this GPU") ranks first among twice as many.
+            k=min(KIND_DEPTH * depth, MAX_PAGE_DEPTH) if kind else depth,
             filters=filters,
         )
     finally:
         user_profile.reset(token)
     response = responses[platform]
+    if kind:
+        kept = prefer_kind(response.results, kind)[:depth]
+        response = response.model_copy(update={"results": kept})
     # Listings that do not state an asked spec are marked: they rank after the meeting ones
     # and the reply says so (recall/spec_search.py explains the choice).
     unstated = (
