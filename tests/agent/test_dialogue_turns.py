@@ -265,6 +265,31 @@ async def test_a_bare_size_refines_the_active_search(deps: AgentDeps) -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "size", "eu"),
+    [
+        ("size 10 running shoes", "10", "43"),  # a bare US men's size
+        ("running shoes, US 9", "US 9", "42"),
+        ("running shoes in UK 7", "UK 7", "41"),
+        ("women's running shoes, US 8", "US W8", "39"),
+    ],
+)
+async def test_an_english_shoe_size_finds_eu_sized_listings(
+    deps: AgentDeps, message: str, size: str, eu: str
+) -> None:
+    result = await Conversation(deps).say(message)
+    assert result.memory.session.slots.get("size") == size
+    assert result.products and types_of(deps, result) == {"running_shoes"}
+    assert not [r for r in result.rejected if "not available" in r.reason]
+    assert all(f"size {size} (EU {eu}) available" in p.why for p in result.products)
+
+
+async def test_a_us_size_beyond_the_listed_eu_sizes_is_rejected_as_such(deps: AgentDeps) -> None:
+    result = await Conversation(deps).say("running shoes, US 13")  # EU 46: not listed
+    assert not result.products
+    assert {r.reason for r in result.rejected} == {"size US 13 not available"}
+
+
+@pytest.mark.parametrize(
     ("first", "refine"),
     [("不要小米的跑步鞋", "有没有更便宜的"), ("running shoes, no xiaomi", "cheaper please")],
 )

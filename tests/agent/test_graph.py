@@ -149,13 +149,13 @@ async def test_profile_is_computed_once_and_seen_by_every_parallel_search(
     spy = ProfileSpy(deps.recall)
     ranked = Counter[str]()
     store = deps.preferences
-    original = store.rank_relevant
+    original = store.score_namespace
 
-    def counting(user: str, query: str, k: int, *, recipient: str = "self") -> Any:
+    def counting(user: str, query: str, *, recipient: str = "self") -> Any:
         ranked[query] += 1
-        return original(user, query, k, recipient=recipient)
+        return original(user, query, recipient=recipient)
 
-    store.rank_relevant = counting  # type: ignore[method-assign]
+    store.score_namespace = counting  # type: ignore[method-assign]
     deps = type(deps)(**{**deps.__dict__, "recall": spy})
     result = await run_agent(deps, user="ann", thread="t2", message="headphones")
 

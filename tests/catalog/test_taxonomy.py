@@ -83,3 +83,26 @@ def test_published_list_is_in_step_with_the_taxonomy() -> None:
     assert text == module.render(), "stale docs/catalog.md: run scripts/gen_catalog_doc.py"
     for kind in product_types():
         assert f"`{kind.slug}`" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "member", "not_member"),
+    [
+        ("我想买点零食", "potato_chips", "rice"),
+        ("vegan snacks please", "mixed_nuts", "olive_oil"),
+        ("do you sell toys for a 5 year old?", "building_blocks", "pet_toy"),
+        ("化妆品", "lipstick", "shampoo"),
+    ],
+)
+def test_an_umbrella_word_names_all_its_member_types(
+    text: str, member: str, not_member: str
+) -> None:
+    """Regression: "snacks" and "toys" named no type, so the catalog scope said the store
+    did not carry them."""
+    slugs = [t.slug for t in types_named_in(text)]
+    assert member in slugs and not_member not in slugs
+
+
+def test_a_types_own_name_wins_over_an_umbrella_word() -> None:
+    assert [t.slug for t in types_named_in("toy car")] == ["toy_car"]
+    assert [t.slug for t in types_named_in("pet toy")] == ["pet_toy"]

@@ -57,3 +57,20 @@ def test_the_checks_fail_when_the_agent_does_not_do_what_is_expected(
     failed = {(f.turn, f.capability) for f in report.failures}
     assert {(0, "question"), (1, "small_talk"), (1, "sort")} <= failed
     assert report.conversations_passed == 0
+
+
+def test_nothing_cheaper_is_honest_only_when_no_accepted_brand_is_cheaper() -> None:
+    from cartwise.catalog.product import Domain
+    from cartwise.eval.dialogue import CheapestByType
+    from tests.factories import make_product
+
+    sports = Domain.SPORTS
+    dumbbells = [
+        make_product("d1", title="Keep dumbbells", brand="Keep", price=99.0, domain=sports),
+        make_product("d2", title="Decathlon dumbbells", brand="Decathlon", price=92.0),
+        make_product("d3", title="Acme dumbbells", brand="Acme", price=50.0, in_stock=False),
+    ]
+    cheapest = CheapestByType(dumbbells)
+    assert cheapest.cheaper_exists("dumbbells", 99.0)
+    assert not cheapest.cheaper_exists("dumbbells", 99.0, ["decathlon"])
+    assert not cheapest.cheaper_exists("dumbbells", 92.0)

@@ -47,3 +47,23 @@ def test_answers_that_are_only_a_size(text: str, size: str) -> None:
 def test_a_date_is_not_a_size() -> None:
     text = "11月11号发货"
     assert parse_size(text, load_lexicon().scan(text), domain="")[0] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("size 10 running shoes", "10"),
+        ("running shoes, US 9", "US 9"),
+        ("boots in size UK 8", "UK 8"),
+        ("women's trail shoes, US 8", "US W8"),
+        ("ladies running shoes size 7", "US W7"),
+        ("女士跑鞋 38码", "38"),
+    ],
+)
+def test_shoe_sizes_keep_their_system(text: str, size: str) -> None:
+    assert parse_size(text, [], domain="shoes")[0] == size
+
+
+def test_an_answer_keeps_its_shoe_size_system() -> None:
+    assert parse_size_answer("US 9") == "US 9"
+    assert parse_size_answer("uk 8") == "UK 8"

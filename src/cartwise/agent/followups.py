@@ -131,8 +131,13 @@ def resolve_refs(
 
 
 def step_size(size: str, step: int) -> str:
-    """42 → 43 (or 41), m → l (or s); "" when the size cannot step."""
-    value = fold(size)
+    """42 → 43 (or 41), m → l (or s), US 9 → US 10; "" when the size cannot step."""
+    system, _, value = size.rpartition(" ") if size[:2] in ("US", "UK") else ("", "", size)
+    if system:
+        stepped_number = step_size(value.removeprefix("W"), step)
+        women = "W" if value.startswith("W") else ""
+        return f"{system} {women}{stepped_number}" if stepped_number else ""
+    value = fold(value)
     try:
         number = float(value)
     except ValueError:

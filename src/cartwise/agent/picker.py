@@ -27,7 +27,8 @@ from cartwise.agent.context import record_rejection
 from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
-from cartwise.catalog.sizes import canonical_size
+from cartwise.catalog.product import Domain
+from cartwise.catalog.sizes import canonical_size, offers_size, shoe_size_eu
 from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, SortOrder
@@ -156,10 +157,13 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
             f"under budget minimum ({_amount(product.price_base)} < "
             f"{_amount(budget.min_base)} {budget.base_currency})"
         )
-    if criteria.size and product.sizes:
-        wanted = canonical_size(criteria.size)
-        if wanted not in {canonical_size(s) for s in product.sizes}:
-            return "size not available", f"size {criteria.size} not available"
+    shoes = product.domain is Domain.SHOES
+    if (
+        criteria.size
+        and product.sizes
+        and not offers_size(criteria.size, product.sizes, shoes=shoes)
+    ):
+        return "size not available", f"size {criteria.size} not available"
     return None
 
 
@@ -199,7 +203,11 @@ def _why(
         # the base currency).
         why.append("在预算内" if zh else "within budget")
     if criteria.size and product.sizes:
-        why.append(f"有 {criteria.size} 码" if zh else f"size {criteria.size} available")
+        size = criteria.size
+        eu = shoe_size_eu(size) if product.domain is Domain.SHOES else canonical_size(size)
+        if eu != canonical_size(size):
+            size = f"{size} (EU {eu})"  # an English shoe size, converted: say to what
+        why.append(f"有 {size} 码" if zh else f"size {size} available")
     if criteria.exclude:
         why.append(EXCLUSION_WHY[language])
     if product.rating is not None and product.rating >= 4.5:

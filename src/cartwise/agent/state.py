@@ -90,6 +90,9 @@ class SearchTask(TypedDict):
     profile: str
     """Like-only profile text computed once by the profile node ("" = no personalization)."""
     filters: SearchFilters
+    budget_probe: SearchFilters | None
+    """`filters` without the budget's price bounds, for the probe of what the budget leaves
+    out (None: no budget)."""
     page: int
     """The active search's page ("more" searches deeper)."""
     kind: str
@@ -121,6 +124,9 @@ class TurnState(TypedDict, total=False):
     preference_block: str
     platforms: list[str]
     filters: SearchFilters
+    """The index filters, the budget's price bounds included."""
+    budget_probe: SearchFilters | None
+    """`filters` without the budget's price bounds (None: no budget)."""
     search_started_at: float
     """perf_counter() when the searching stage began (it spans the parallel searches)."""
     candidates: Annotated[list[Candidate], operator.add]

@@ -103,10 +103,28 @@ def product_type(slug: str) -> ProductType | None:
 
 
 @cache
-def _name_pattern() -> tuple[re.Pattern[str], dict[str, ProductType]]:
-    owner = {n.casefold(): t for t in reversed(product_types()) for n in reversed(t.names)}
+def _groups() -> dict[str, tuple[ProductType, ...]]:
+    """Umbrella word (casefolded) → its member types ("零食" → nuts, chips, candy…)."""
+    text = resources.files("cartwise.catalog").joinpath("data/product_types.yml").read_text("utf-8")
+    groups: dict[str, tuple[ProductType, ...]] = {}
+    try:
+        for zh, en, members in yaml.safe_load(text).get("groups", {}).values():
+            kinds = tuple(_by_slug()[slug] for slug in members)
+            for name in [*zh.split("|"), *en.split("|")]:
+                groups[name.casefold()] = kinds
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ConfigurationError(f"product_types.yml groups are malformed: {exc}") from exc
+    return groups
+
+
+@cache
+def _name_pattern() -> tuple[re.Pattern[str], dict[str, tuple[ProductType, ...]]]:
+    owner: dict[str, tuple[ProductType, ...]] = dict(_groups())
+    for t in reversed(product_types()):  # a type's own name wins over an umbrella word
+        for n in reversed(t.names):
+            owner[n.casefold()] = (t,)
     for t in product_types():  # a display name always names its own type
-        owner[t.zh.casefold()] = owner[t.en.casefold()] = t
+        owner[t.zh.casefold()] = owner[t.en.casefold()] = (t,)
     names = sorted(owner, key=len, reverse=True)
     latin = [n for n in names if n.isascii()]
     other = [n for n in names if not n.isascii()]
@@ -116,15 +134,17 @@ def _name_pattern() -> tuple[re.Pattern[str], dict[str, ProductType]]:
 
 def types_named_in(text: str) -> list[ProductType]:
     """The product types whose names or synonyms occur in `text`, in order of appearance
-    (longest name first, so "running shoes" is one type, not "shoes"). English names match
-    whole words and a plain plural ("bookshelves" does not, "sofas" does)."""
+    (longest name first, so "running shoes" is one type, not "shoes"); an umbrella word
+    ("零食", "toys") stands for all its member types. English names match whole words and a
+    plain plural ("bookshelves" does not, "sofas" does)."""
     pattern, owner = _name_pattern()
     found: list[ProductType] = []
     for match in pattern.finditer(text.casefold()):
         name = match.group(0)
-        kind = owner.get(name) or owner.get(re.sub(r"e?s$", "", name)) or owner.get(name[:-1])
-        if kind is not None and kind not in found:
-            found.append(kind)
+        kinds = owner.get(name) or owner.get(re.sub(r"e?s$", "", name)) or owner.get(name[:-1])
+        for kind in kinds or ():
+            if kind not in found:
+                found.append(kind)
     return found
 
 

@@ -13,7 +13,7 @@ import asyncio
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,23 +81,30 @@ class DialogueReport(BaseModel):
 
 class CheapestByType:
     """The cheapest in-stock price of each product type of the set (by the harness's own
-    words for types), over the whole catalog."""
+    words for types) per brand, over the whole catalog."""
 
     def __init__(self, listings: Iterable[Product]) -> None:
-        self._cheapest: dict[str, float] = {}
+        self._cheapest: dict[str, dict[str, float]] = {}
         for product in listings:
             if not product.in_stock:
                 continue
             for slug in PRODUCT_TYPE_WORDS:
                 if is_of_type(product, slug):
-                    known = self._cheapest.get(slug)
-                    self._cheapest[slug] = (
-                        min(known, product.price_base) if known else product.price_base
-                    )
+                    brands = self._cheapest.setdefault(slug, {})
+                    brand = product.brand.casefold()
+                    brands[brand] = min(brands.get(brand, product.price_base), product.price_base)
 
-    def cheaper_exists(self, slug: str, price_base: float) -> bool:
-        cheapest = self._cheapest.get(slug)
-        return cheapest is not None and cheapest < price_base
+    def cheaper_exists(
+        self, slug: str, price_base: float, refused_brands: Collection[str] = ()
+    ) -> bool:
+        """Whether a listing of the type is below `price_base`, of a brand not refused (the
+        shopper who said "anything except Decathlon" is not offered the cheaper Decathlon)."""
+        refused = {b.casefold() for b in refused_brands}
+        return any(
+            price < price_base
+            for brand, price in self._cheapest.get(slug, {}).items()
+            if brand not in refused
+        )
 
 
 def dialogue_types(conversations: Sequence[Conversation]) -> set[str]:

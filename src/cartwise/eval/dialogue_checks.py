@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cartwise.catalog.product import Product
+from cartwise.catalog.product import Domain, Product
+from cartwise.catalog.sizes import offers_size
 from cartwise.eval.dialogue_set import Expectation, QuestionKind
 from cartwise.understanding.rules import cues
 
@@ -154,9 +155,10 @@ class TurnContext:
     """(polarity, slug) of the shopper's long-term entries before this turn."""
     lookup: Callable[[ShownProduct], Product | None]
     fx_to_base: dict[str, float]
-    cheaper_exists: Callable[[str, float], bool]
-    """(product type, price_base) → does the catalog hold an in-stock listing of that type
-    below that price? Lets "nothing cheaper" count as right when it is true."""
+    cheaper_exists: Callable[[str, float, Sequence[str]], bool]
+    """(product type, price_base, refused brands) → does the catalog hold an in-stock listing
+    of that type below that price, of a brand the shopper did not refuse? Lets "nothing
+    cheaper" count as right when it is true."""
 
 
 def question_kind(result: TurnView) -> QuestionKind:
@@ -224,7 +226,7 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         expect.cheaper
         and not products
         and bool(expect.type)
-        and not ctx.cheaper_exists(expect.type or "", cheaper_floor)
+        and not ctx.cheaper_exists(expect.type or "", cheaper_floor, expect.exclude_brands)
     )
     if expect.products == "some":
         checks.append(Check(primary, bool(products) or honest_none, "no products shown"))
@@ -252,10 +254,14 @@ def check_turn(expect: Expectation, ctx: TurnContext) -> list[Check]:
         checks.append(Check("constraints", not shown, f"excluded brand shown: {shown[:2]}"))
     if expect.size and products:
         full = [ctx.lookup(p) for p in products]
+        # The asked size as the shopper meant it: an English "size 9" shoe is EU 42 (the
+        # documented table of cartwise.catalog.sizes), never a listing that literally says 9.
         wrong_size = [
             f.title
             for f in full
-            if f and f.sizes and expect.size.upper() not in {s.upper() for s in f.sizes}
+            if f
+            and f.sizes
+            and not offers_size(expect.size, f.sizes, shoes=f.domain is Domain.SHOES)
         ]
         checks.append(Check("constraints", not wrong_size, f"not in size: {wrong_size[:2]}"))
     if expect.excludes_term and products:

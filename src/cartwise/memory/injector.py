@@ -12,7 +12,7 @@
 
 Every function reads ONE recipient's namespace (`recipient`, default the shopper's own):
 a search for the shopper is untouched by mum's dislikes, a gift for mum applies hers and
-not the shopper's. Each reads the store once (`rank_relevant` over every entry of the
+not the shopper's. Each reads the store once (`score_namespace` over every entry of the
 namespace: one query embedding); `preference_context` gives all views from a single read,
 for the once-per-turn entry point.
 """

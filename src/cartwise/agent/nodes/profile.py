@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
+from cartwise.agent.budget_search import within_budget
 from cartwise.agent.dialogue import active_search, request_filters
+from cartwise.agent.picker import budget_from_slots
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.terms import slug_terms
 from cartwise.catalog.product import Domain
@@ -182,6 +184,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             prefs.excluded.setdefault(slug, terms)
         available = deps.recall.platforms()
         named = [p for p in plan.platforms if p in available]
+        filters = request_filters(search_filters(plan, state.get("domain", "")), state)
+        budget = budget_from_slots(state.get("slots", {}), settings)
     # The fan-out that follows is one stage; the picker closes it when all searches are in.
     await sink.step_started("searching")
     return {
@@ -194,7 +198,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "demoted_prefs": prefs.demoted,
         "preference_block": prefs.block,
         "platforms": named or available,
-        "filters": request_filters(search_filters(plan, state.get("domain", "")), state),
+        "filters": within_budget(filters, budget),
+        "budget_probe": filters if budget.is_set else None,
         "search_started_at": time.perf_counter(),
         "timings": timings,
     }

@@ -9,11 +9,13 @@ worker thread, exactly as it does inside the item_search tool.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Set
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
 from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
@@ -31,6 +33,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
     if not state.get("query") or not state.get("platforms"):
         return PICKER_NODE
     page = search_page(state)
+    probe = state.get("budget_probe")
     return [
         Send(
             SEARCH_NODE,
@@ -39,6 +42,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 query=state["query"],
                 profile=state.get("profile", ""),
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
+                budget_probe=probe.model_copy(update={"platforms": [platform]}) if probe else None,
                 page=page,
                 kind=search.kind if (search := active_search(state)) is not None else "",
             ),
@@ -73,27 +77,36 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     filters = task["filters"]
     depth = search_depth(task["page"], deps.settings.agent_search_k)
     kind = task.get("kind", "")
-    try:
-        responses = await search_platforms(
-            deps.recall,
-            task["query"],
-            [platform],
-            # A named kind ("a cable for this GPU") ranks first among twice as many.
-            k=min(KIND_DEPTH * depth, MAX_PAGE_DEPTH) if kind else depth,
-            filters=filters,
+    # A named kind ("a cable for this GPU") ranks first among twice as many.
+    k = min(KIND_DEPTH * depth, MAX_PAGE_DEPTH) if kind else depth
+    searches = [search_platforms(deps.recall, task["query"], [platform], k=k, filters=filters)]
+    probe = task["budget_probe"]
+    if probe is not None:
+        # The same query text: the query memo serves its vector to both searches.
+        searches.append(
+            search_platforms(
+                deps.recall, task["query"], [platform], k=min(BUDGET_PROBE_K, depth), filters=probe
+            )
         )
+    try:
+        responses = await asyncio.gather(*searches)
     finally:
         user_profile.reset(token)
-    response = responses[platform]
+    response = responses[0][platform]
     if kind:
         kept = prefer_kind(response.results, kind)[:depth]
         response = response.model_copy(update={"results": kept})
     # Listings that do not state an asked spec are marked: they rank after the meeting ones
     # and the reply says so (recall/spec_search.py explains the choice).
-    unstated = (
-        unstated_keys(response.results, filters.request_specs()) if filters.has_specs else set()
-    )
-    personalized, candidates = response.personalization, to_candidates(response, unstated)
+    specs = filters.request_specs()
+    personalized = response.personalization
+    candidates = to_candidates(response, unstated_keys(response.results, specs))
+    over_budget = []
+    if probe is not None:
+        probed = responses[1][platform]
+        over_budget = outside_budget(
+            to_candidates(probed, unstated_keys(probed.results, specs)), filters
+        )
     await sink.tool_result(
         call_id,
         {
@@ -104,6 +117,7 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
             "results": [
                 {"item_id": c.product.item_id, "score": round(c.score, 6)} for c in candidates
             ],
+            "outside_budget": [c.product.item_id for c in over_budget],
         },
     )
-    return {"candidates": candidates, "personalization": [personalized]}
+    return {"candidates": [*candidates, *over_budget], "personalization": [personalized]}

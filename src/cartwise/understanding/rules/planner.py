@@ -523,6 +523,7 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         " ",
         kept,
     )
+    kept = re.sub(r"(?<![a-z])(?:i'm|i’m|i am)(?![a-z])", " ", kept)
     kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
     # The budget's amount is a slot (removed above); its label left behind ("预算", "my
     # budget is") would make the search look for the word itself.
