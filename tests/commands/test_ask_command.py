@@ -21,6 +21,7 @@ from tests.agent.conftest import small_catalog
 TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "rejected",
     "questions", "catalog_gap", "dialogue", "demoted", "recipient", "memory", "timings",
+    "applied", "unstated",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",

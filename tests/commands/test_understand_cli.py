@@ -17,7 +17,7 @@ from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 PLANNER_FIELDS = {
     "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
     "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
-    "recipient",
+    "recipient", "specs",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {

@@ -101,11 +101,15 @@ def test_evaluation_runs_end_to_end_and_renders(settings: Settings, data_dir: Pa
     assert report.webmall.tasks == 2
     assert set(report.webmall.by_category) == {"Specific_Product", "Cheapest"}
     assert report.webmall.overall["hybrid"] == pytest.approx(1.0)
+    # The spec path runs on both sets in the same run (no specs here: it finds the same).
+    assert report.webmall.overall["hybrid_specs"] == pytest.approx(1.0)
+    assert report.zh["hybrid_specs"].recall == pytest.approx(1.0)
     assert set(report.ab.recall) == {"aligned", "unrelated"}
     assert set(report.ab.recall["aligned"]["dense"]) == {"0.0", "0.15"}
 
     markdown = render_markdown(report, chart_name="retrieval.png", data_dir=data_dir)
     assert "| hybrid | 1.000 |" in markdown and "User tower A/B" in markdown
+    assert "| hybrid + specs | 1.000 |" in markdown and "hybrid + specs |\n" in markdown
     chart = settings.home / "reports" / "retrieval.png"
     render_chart(report, chart)
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cartwise.catalog.product import Domain, Product
+from cartwise.catalog.specs import LabelSpec, NumericSpec, ProductSpecs, check
 from cartwise.embedding.base import normalize_rows
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
@@ -25,6 +26,24 @@ PLATFORMS = ["taobao", "jd", "amazon", "walmart"]
 BRANDS = ["Sony", "SONY", "sony", "Apple", 'Levi\'s "Red"', "", "小米", "Straße"]
 PRICES = [0.0, 9.99, 10.0, 49.5, 50.0, 100.0, 100.0, 250.26, 999.0]
 DOMAINS = [Domain.ELECTRONICS, Domain.CLOTHING, Domain.HOME, Domain.OTHER]
+LENGTHS = [0.5, 1.0, 2.9, 3.0, 3.1, 5.0]
+SOCKETS = ["am4", "am5", "lga1700"]
+COLORS = ["black", "white", "red"]
+
+
+def _specs(rng: np.random.Generator) -> ProductSpecs:
+    """Some listings state nothing, some one value, some several (a cable in 1 m and 3 m)."""
+    numbers: dict[str, list[float]] = {}
+    labels: dict[str, list[str]] = {}
+    if rng.random() < 0.6:
+        count = int(rng.integers(1, 3))
+        numbers["length"] = [LENGTHS[int(i)] for i in rng.integers(len(LENGTHS), size=count)]
+    if rng.random() < 0.5:
+        labels["socket"] = [SOCKETS[int(rng.integers(len(SOCKETS)))]]
+    if rng.random() < 0.5:
+        count = int(rng.integers(1, 3))
+        labels["color_family"] = sorted({COLORS[int(i)] for i in rng.integers(3, size=count)})
+    return ProductSpecs(numbers=numbers, labels=labels)
 
 
 def _catalog(n: int = 400) -> tuple[list[Product], np.ndarray]:
@@ -37,6 +56,7 @@ def _catalog(n: int = 400) -> tuple[list[Product], np.ndarray]:
             price=PRICES[int(rng.integers(len(PRICES)))],
             domain=DOMAINS[int(rng.integers(len(DOMAINS)))],
             in_stock=bool(rng.random() < 0.7),
+            specs=_specs(rng),
         )
         for i in range(n)
     ]
@@ -90,6 +110,33 @@ filters_strategy = st.builds(
     ),
     domains=st.lists(st.sampled_from([d.value for d in Domain]), max_size=3, unique=True),
     in_stock=st.sampled_from([None, True, False]),
+    numeric_specs=st.lists(
+        st.builds(
+            NumericSpec,
+            attribute=st.sampled_from(["length", "length", "weight"]),
+            op=st.sampled_from(["lt", "le", "eq", "ge", "gt"]),
+            value=st.one_of(st.sampled_from(LENGTHS), st.floats(0, 6, allow_nan=False)),
+        ),
+        max_size=2,
+    ),
+    label_specs=st.lists(
+        st.one_of(
+            st.builds(
+                LabelSpec,
+                attribute=st.just("socket"),
+                values=st.lists(st.sampled_from(SOCKETS), min_size=1, max_size=2),
+                negated=st.booleans(),
+            ),
+            st.builds(
+                LabelSpec,
+                attribute=st.just("color_family"),
+                values=st.lists(st.sampled_from(COLORS), min_size=1, max_size=2),
+                negated=st.booleans(),
+            ),
+        ),
+        max_size=2,
+    ),
+    spec_verdicts=st.sampled_from([["meets"], ["unknown"], ["meets", "unknown"]]),
 )
 
 
@@ -115,6 +162,10 @@ def test_search_equals_brute_force_reference_within_filters(
     expected = _reference(vector, k, filters)
 
     assert all(filters.accepts(hit.product) for hit in hits), "a hit outside the filter"
+    if filters.has_specs:
+        verdicts = {check(hit.product.specs, filters.request_specs()) for hit in hits}
+        assert "violates" not in verdicts, "a spec filter returned a listing violating it"
+        assert verdicts <= set(filters.spec_verdicts)
     assert len(hits) == len(expected)
     np.testing.assert_allclose([h.score for h in hits], [s for _, s in expected], atol=1e-4)
     # Same products, except where scores tie at the cut-off (any tied one is correct).

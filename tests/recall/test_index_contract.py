@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cartwise.catalog.product import Domain
+from cartwise.catalog.specs import LabelSpec, NumericSpec, ProductSpecs
 from cartwise.embedding.base import normalize_rows
 from cartwise.errors import InvalidInput
 from cartwise.recall.indexes.base import ProductIndex, SearchFilters
@@ -114,6 +115,38 @@ def test_filters_are_applied_before_ranking(index_factory: IndexFactory) -> None
     homes = index.search(vectors[0], 10, SearchFilters(domains=["home"]))
     assert sorted(h.product.key for h in homes) == ["amazon:4", "jd:5"]
     assert index.search(vectors[0], 10, SearchFilters(platforms=["walmart"])) == []
+
+
+def test_spec_filters_pass_meets_or_unknown_and_never_violates(
+    index_factory: IndexFactory,
+) -> None:
+    index = index_factory(DIM)
+    lengths: list[list[float]] = [[1.0], [3.0], [5.0], [1.0, 5.0], [], [2.9]]
+    products = [
+        make_product(
+            str(i),
+            specs=ProductSpecs(
+                numbers={"length": values} if values else {},
+                labels={"color_family": ["white" if i % 2 else "black"]},
+            ),
+        )
+        for i, values in enumerate(lengths)
+    ]
+    vectors = _vectors(len(products))
+    index.upsert(products, vectors)
+    longer = NumericSpec(attribute="length", op="gt", value=3.0)
+    strict = index.search(vectors[0], 10, SearchFilters(numeric_specs=[longer]))
+    assert sorted(h.product.key for h in strict) == ["jd:2", "jd:3"]
+    unknown = SearchFilters(numeric_specs=[longer], spec_verdicts=["unknown"])
+    assert [h.product.key for h in index.search(vectors[0], 10, unknown)] == ["jd:4"]
+    # "exactly 3 m" within the length tolerance (5 %): 2.9 m and 3 m.
+    exact = SearchFilters(numeric_specs=[NumericSpec(attribute="length", op="eq", value=3.0)])
+    assert sorted(h.product.key for h in index.search(vectors[0], 10, exact)) == ["jd:1", "jd:5"]
+    not_white = SearchFilters(
+        label_specs=[LabelSpec(attribute="color_family", values=["white"], negated=True)],
+        numeric_specs=[longer],
+    )
+    assert [h.product.key for h in index.search(vectors[0], 10, not_white)] == ["jd:2"]
 
 
 def test_empty_index_returns_nothing(index_factory: IndexFactory) -> None:

@@ -16,7 +16,13 @@ from pydantic import BaseModel, Field
 from cartwise.understanding.base import Language
 
 AnswerKind = Literal[
-    "cheapest", "compare", "details", "missing_reference", "nothing_cheaper", "nothing_more"
+    "cheapest",
+    "compare",
+    "details",
+    "missing_reference",
+    "nothing_cheaper",
+    "nothing_more",
+    "spec_winner",
 ]
 COMPARED_ATTRIBUTES = ("material", "color", "sizes", "style")
 ATTRIBUTE_LABELS: dict[Language, dict[str, str]] = {
@@ -78,6 +84,10 @@ class DirectAnswer(BaseModel):
     shown: int = 0
     """How many items the shortlist had (for missing_reference)."""
     limit: float | None = None
+    order: str = ""
+    """For spec_winner: the order that picked it ("highest read speed first")."""
+    winner_value: str = ""
+    """For spec_winner: the winning value ("7400 MB/s"); empty for a price order."""
     """For nothing_cheaper: the price everything had to be under, in `currency`."""
 
 
@@ -178,6 +188,24 @@ def _compare(answer: DirectAnswer, language: Language) -> list[str]:
     return lines
 
 
+def _spec_winner(answer: DirectAnswer, zh: bool) -> str:
+    """The winner of a superlative first, then every item tied with it."""
+    first, *tied = answer.items
+    price = _money(first.price, answer.currency)
+    value = f"（{answer.winner_value}）" if zh and answer.winner_value else ""
+    if not zh and answer.winner_value:
+        value = f" ({answer.winner_value})"
+    line = (
+        f"按「{answer.order}」，第一是 [{first.platform}] {first.title}{value}，{price}。"
+        if zh
+        else f"By {answer.order}, the winner is [{first.platform}] {first.title}{value}, {price}."
+    )
+    if tied:
+        names = ("；" if zh else "; ").join(f"[{t.platform}] {t.title}" for t in tied)
+        line += f" 并列：{names}。" if zh else f" Tied with it: {names}."
+    return line
+
+
 def _missing(answer: DirectAnswer, zh: bool) -> str:
     asked = "、".join(str(n) for n in answer.missing)
     if answer.shown == 0:
@@ -252,6 +280,8 @@ def render_answer(answer: DirectAnswer, language: Language) -> str:
         return ""
     if answer.kind == "cheapest":
         return "\n".join(_cheapest(answer, zh))
+    if answer.kind == "spec_winner":
+        return _spec_winner(answer, zh)
     if answer.kind == "compare":
         return "\n".join(_compare(answer, language))
     return "\n".join(_details(answer, language))

@@ -35,7 +35,9 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its brands and price bounds."""
+    """The exact filters of the active search: its brands, price bounds and specs (never a
+    listing that violates one; those that do not state one are marked and rank after,
+    `recall/spec_search.py`)."""
     search = active_search(state)
     if search is None:
         return filters
@@ -44,6 +46,9 @@ def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
             "brands": search.brands,
             "min_price_base": search.min_price_base,
             "max_price_base": search.max_price_base,
+            "numeric_specs": list(search.specs.numeric),
+            "label_specs": list(search.specs.labels),
+            "spec_verdicts": ["meets", "unknown"],
         }
     )
 

@@ -7,6 +7,8 @@ changes, and which shown items it refers to (pure: plan + P_t in, a `Resolution`
   "more like the 2nd", a bare size or budget, an answer) continues the active search.
 - "Cheaper" caps the price below the referenced item, or below everything on the shortlist;
   "more" goes to the next page and remembers every model already shown.
+- Specs ("> 3 m", "the lightest") belong to the active search: follow-ups keep them, a spec
+  said in a follow-up replaces the same attribute's, a new product type starts without them.
 - Comparing, details and link questions, and "where is it cheapest" about a shown item, run
   no search at all: they are answered from the referenced listings.
 """
@@ -19,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from cartwise.agent.terms import slug_terms
+from cartwise.catalog.specs import RequestSpecs
 from cartwise.catalog.taxonomy import product_type, types_named_in
 from cartwise.memory.session_state import (
     ActiveSearch,
@@ -27,6 +30,7 @@ from cartwise.memory.session_state import (
     ShownItem,
 )
 from cartwise.memory.store import Polarity, Strength
+from cartwise.recall.spec_request import asked_kind
 from cartwise.text import fold
 from cartwise.understanding.base import (
     Followup,
@@ -221,6 +225,22 @@ def _refine(
     return search.model_copy(update=update)
 
 
+def carried_specs(active: RequestSpecs, said: RequestSpecs) -> RequestSpecs:
+    """The active search's specs with this message's: a newly said attribute replaces the
+    old one's spec ("longer than 5 m" after "longer than 3 m"), a new order replaces the
+    old order."""
+    numeric_said = {s.attribute for s in said.numeric}
+    labels_said = {s.attribute for s in said.labels}
+    new_order = said.sort is not None or said.cheapest
+    return RequestSpecs(
+        numeric=[s for s in active.numeric if s.attribute not in numeric_said] + said.numeric,
+        labels=[s for s in active.labels if s.attribute not in labels_said] + said.labels,
+        sort=said.sort if new_order else active.sort,
+        cheapest=said.cheapest if new_order else active.cheapest,
+        unchecked=list(dict.fromkeys([*active.unchecked, *said.unchecked])),
+    )
+
+
 def _continue(
     search: ActiveSearch,
     followup: Followup | None,
@@ -231,7 +251,13 @@ def _continue(
 ) -> ActiveSearch:
     exclusions = _without_retracted({**search.exclusions, **message_exclusions(plan)}, plan)
     wanted = {**search.wanted, **message_wants(plan)}
-    search = search.model_copy(update={"exclusions": exclusions, "wanted": wanted})
+    search = search.model_copy(
+        update={
+            "exclusions": exclusions,
+            "wanted": wanted,
+            "specs": carried_specs(search.specs, plan.specs),
+        }
+    )
     if followup is None:
         # A bare size / budget / preference / answer: the same search with the new facts.
         return search.model_copy(update={"page": 1, "shown_models": []})
@@ -333,6 +359,8 @@ def resolve(
         brands=plan.brands,
         exclusions={**carried, **message_exclusions(plan)},
         sort=followup.sort if followup is not None and followup.sort is not None else "relevance",
+        specs=plan.specs,
+        kind=asked_kind(plan.query or named),
     )
     return Resolution(
         kind=followup.kind if followup is not None and followup.kind == "cheapest" else "search",

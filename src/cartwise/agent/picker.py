@@ -29,8 +29,10 @@ from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
 from cartwise.catalog.product import Domain
 from cartwise.catalog.sizes import canonical_size, offers_size, shoe_size_eu
+from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, SortOrder
+from cartwise.recall.spec_search import MEETS_BONUS
 from cartwise.settings import Settings
 from cartwise.text import fold
 from cartwise.understanding.base import Language
@@ -88,6 +90,10 @@ class PickCriteria:
     """Model identities already shown by this search ("more" skips them)."""
     similarity: Mapping[str, float] | None = None
     """For "more like this": product key → similarity to the shown item's vector."""
+    spec_sort: SpecSort | None = None
+    """A superlative or "cheapest" of the search's specs: the shortlist's order."""
+    spec_attributes: tuple[str, ...] = ()
+    """Attributes the search's specs filter on (named when a listing does not state one)."""
 
 
 @dataclass
@@ -208,6 +214,17 @@ def _why(
         why.append(f"评分 {product.rating:.1f}" if zh else f"rated {product.rating:.1f}")
     if candidate.score_user > 0 and not liked:
         why.append("按你的喜好加权" if zh else "personalized to your likes")
+    if candidate.unstated_specs and criteria.spec_attributes:
+        names = [
+            ATTRIBUTES[a].label_zh if zh else ATTRIBUTES[a].label_en
+            for a in criteria.spec_attributes
+            if a in ATTRIBUTES
+            and not product.specs.numbers.get(a)
+            and not product.specs.labels.get(a)
+        ]
+        if names:
+            joined = ("、" if zh else ", ").join(dict.fromkeys(names))
+            why.append(f"商品未标明{joined}" if zh else f"the listing does not state its {joined}")
     if not why:
         why.append("与需求最相关" if zh else "closest match to your request")
     return why
@@ -228,6 +245,7 @@ def _rank(candidate: Candidate, liked: int, disliked: int, top_score: float) -> 
     rating = candidate.product.rating if candidate.product.rating is not None else NEUTRAL_RATING
     return (
         relevance
+        - (MEETS_BONUS if candidate.unstated_specs else 0.0)
         + RATING_WEIGHT * (rating - NEUTRAL_RATING)
         + LIKE_WEIGHT * min(liked, MAX_LIKES_COUNTED)
         - DEMOTE_WEIGHT * min(disliked, MAX_DEMOTIONS_COUNTED)
@@ -283,6 +301,7 @@ def item_picker(
             sort=criteria.sort,
             skip_models=criteria.skip_models,
             similarity=criteria.similarity,
+            spec_sort=criteria.spec_sort,
         ),
         rejected=rejected,
         filtered_out=filtered_out,

@@ -142,6 +142,13 @@ class TurnResult(BaseModel):
     """Set when the catalog carries nothing of the requested product type (no products are
     shown then); None when it does, or when nothing was asked for."""
     dialogue: DialogueOut = Field(default_factory=DialogueOut)
+    applied: list[str] = Field(default_factory=list)
+    """What shaped the results, as the reply says it: budget, size, brands, likes, and the
+    specs ("length > 3 m, cheapest first: 4 offers"; the ones nobody could check). The specs
+    themselves, as data, are `dialogue.active_search.specs`."""
+    unstated: list[str] = Field(default_factory=list)
+    """`platform:item_id` of products that do not state an asked spec (shown after every
+    product that meets the specs)."""
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)
     """Milliseconds per stage (understanding, profile, searching, picking, replying,

@@ -79,6 +79,10 @@ async def run_agent(
         questions=[state["question"]] if state.get("question") else [],
         catalog_gap=state.get("catalog_gap"),
         dialogue=DialogueOut.of(state.get("resolution"), state.get("answer"), update.session),
+        applied=state.get("applied", []),
+        unstated=[
+            p.candidate.product.key for p in state.get("picks", []) if p.candidate.unstated_specs
+        ],
         memory=MemoryOut(long_term=update.long_term, session=update.session),
         timings={**state.get("timings", {}), "total": elapsed_ms(started)},
     )

@@ -13,7 +13,9 @@ from collections.abc import Collection, Mapping, Sequence
 
 from cartwise.agent.price_compare import Offer, model_identity
 from cartwise.agent.state import Pick
+from cartwise.catalog.specs import SpecSort
 from cartwise.memory.session_state import SortOrder
+from cartwise.recall.spec_search import spec_value
 
 
 def offer_of(pick: Pick) -> Offer:
@@ -76,6 +78,24 @@ def _sorted(picks: list[Pick], sort: SortOrder) -> list[Pick]:
     )
 
 
+def by_spec(picks: list[Pick], sort: SpecSort) -> list[Pick]:
+    """A superlative's order: listings meeting the specs before the unstated top-up; within
+    each, the stated values best first, listings that do not state the attribute last."""
+    sign = -1.0 if sort.descending else 1.0
+
+    def key(pick: Pick) -> tuple[bool, bool, float, float, str]:
+        value = spec_value(pick.candidate.product, sort)
+        return (
+            pick.candidate.unstated_specs,
+            value is None,
+            sign * value if value is not None else 0.0,
+            -pick.rank_score,
+            pick.candidate.product.key,
+        )
+
+    return sorted(picks, key=key)
+
+
 def arrange(
     ranked: Sequence[Pick],
     *,
@@ -83,8 +103,11 @@ def arrange(
     sort: SortOrder = "relevance",
     skip_models: Collection[str] = (),
     similarity: Mapping[str, float] | None = None,
+    spec_sort: SpecSort | None = None,
 ) -> list[Pick]:
-    """The shortlist: distinct models not in `skip_models`, ordered, at most `limit`."""
+    """The shortlist: distinct models not in `skip_models`, ordered, at most `limit`. A
+    spec's superlative ("the lightest", "the cheapest … with …") orders unless the shopper
+    asked for another order since (a sort follow-up)."""
     models = [
         p for p in distinct_models(ranked) if model_identity(p.candidate.product) not in skip_models
     ]
@@ -96,6 +119,13 @@ def arrange(
             )
         )
         return models[:limit]
+    if spec_sort is not None and sort == "relevance":
+        return by_spec(models, spec_sort)[:limit]
     if sort == "relevance":
+        # Relevance already ranks a listing that does not state an asked spec lower.
         return round_robin_by_platform(models, limit)
-    return _sorted(models, sort)[:limit]
+    # An order ("by price") ranks the listings that meet the specs; those that do not say
+    # follow them.
+    meeting = [p for p in models if not p.candidate.unstated_specs]
+    unstated = [p for p in models if p.candidate.unstated_specs]
+    return (_sorted(meeting, sort) + _sorted(unstated, sort))[:limit]

@@ -38,6 +38,9 @@ class Candidate(BaseModel):
     score_user: float = 0.0
     """Similarity to the like-only profile (user tower); 0 when personalization is off."""
     score_lexical: float = 0.0
+    unstated_specs: bool = False
+    """The listing breaks none of the search's specs but does not state one of them (a
+    top-up after every listing that meets them)."""
 
 
 class Pick(BaseModel):
@@ -92,6 +95,8 @@ class SearchTask(TypedDict):
     out (None: no budget)."""
     page: int
     """The active search's page ("more" searches deeper)."""
+    kind: str
+    """The kind of product asked for ("" for none): its listings rank first."""
 
 
 class TurnState(TypedDict, total=False):

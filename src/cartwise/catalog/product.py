@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cartwise.catalog.specs.model import ProductSpecs
 from cartwise.errors import InvalidInput
 
 PLATFORM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -91,6 +92,10 @@ class Product(BaseModel):
     rating: float | None = Field(default=None, ge=0, le=5)
     reviews: int | None = Field(default=None, ge=0)
     in_stock: bool = True
+    specs: ProductSpecs = Field(default_factory=ProductSpecs)
+    """Quantities and categorical specs parsed from title, attributes and description at
+    ingest (`cartwise.catalog.specs`), in canonical units: what spec filters check. Not
+    part of the embedding text."""
 
     @field_validator("platform")
     @classmethod

@@ -13,6 +13,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
+from cartwise.catalog.specs import RequestSpecs
 from cartwise.errors import InvalidPreference
 from cartwise.memory.store import (
     SELF,
@@ -137,6 +138,12 @@ class ActiveSearch(BaseModel):
     max_price_base: float | None = None
     """Price bounds in the base currency from "cheaper" / "pricier" refinements."""
     sort: SortOrder = "relevance"
+    specs: RequestSpecs = Field(default_factory=RequestSpecs)
+    """The search's specs (filters, a superlative, "cheapest"): follow-ups keep them, a new
+    product type starts without them."""
+    kind: str = ""
+    """The kind of product asked for (`catalog/data/compatibility.yml` kinds: cpu, cable,
+    keyboard…), "" when none is named: listings of that kind rank first."""
     page: int = Field(default=1, ge=1)
     shown_models: list[str] = Field(default_factory=list)
     """Model identities shown on any page of this search (bounded)."""

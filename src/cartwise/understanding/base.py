@@ -13,6 +13,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cartwise.catalog.specs import RequestSpecs
 from cartwise.memory.session_state import (
     SessionConstraint,
     SessionPatch,
@@ -134,6 +135,10 @@ class PlannerOutput(BaseModel):
     recipient: str = SELF
     """Whom this turn's purchase is for: "self" or a canonical recipient slug
     ("再给我妈买条围巾" → mum, "a gift for my husband" → husband)."""
+    specs: RequestSpecs = Field(default_factory=RequestSpecs)
+    """Specs of the request ("> 3 m", "17寸以上", "最大容量", "the cheapest … with …"), parsed
+    by `cartwise.catalog.specs.parse_request_specs`: filters and sorts of the search, never
+    budgets (only money is a budget)."""
 
     _recipient = field_validator("recipient")(check_recipient)
 

@@ -181,7 +181,9 @@ class LLMEngine:
             report,
         )
         self._count_guards("plan", report)
-        return planner
+        # Specs come from the deterministic parser, as the rules engine read them: units,
+        # tolerances and the attribute vocabulary are the catalog's, not a model's guess.
+        return planner.model_copy(update={"specs": fallback_plan.specs})
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:
         payload = {

@@ -19,9 +19,11 @@ from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_compare import compare_prices
+from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
 from cartwise.agent.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
+from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
 from cartwise.understanding.base import Language, PlannerOutput
@@ -115,6 +117,7 @@ def criteria_for(
     resolution = state.get("resolution")
     if resolution is not None and resolution.similar_to:
         skip |= {item.model for item in resolution.refs}
+    specs = search.specs if search is not None else None
     return PickCriteria(
         exclude=TermMatcher.of(state.get("exclude_terms", [])),
         like=TermMatcher.of(state.get("like_terms", [])),
@@ -128,6 +131,8 @@ def criteria_for(
         sort=search.sort if search is not None else "relevance",
         skip_models=frozenset(skip),
         similarity=similarity,
+        spec_sort=effective_sort(specs) if specs is not None else None,
+        spec_attributes=tuple(spec_attributes(specs)) if specs is not None else (),
     )
 
 
@@ -146,7 +151,14 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
         )
     finally:
         user_profile.reset(token)
-    return [c for response in responses.values() for c in to_candidates(response)]
+    specs = filters.request_specs()
+    return [
+        c
+        for response in responses.values()
+        for c in to_candidates(
+            response, unstated_keys(response.results, specs) if filters.has_specs else set()
+        )
+    ]
 
 
 async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
@@ -209,10 +221,20 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         else ""
     )
     picks = outcome.picks
+    search = active_search(state)
     if resolution is not None and resolution.kind == "cheapest":
-        # "Where is X cheapest" is about X: its offers, not X's neighbours.
-        picks = picks[:1]
+        # "Where is X cheapest" is about X: its offers, not X's neighbours; "the cheapest X
+        # with Y" is every model tied at the lowest price.
+        ordered_by_price = (
+            criteria.spec_sort is not None and criteria.spec_sort.attribute == "price"
+        )
+        picks = with_ties(picks) if ordered_by_price else picks[:1]
     answer = build_answer(state, picks, deps.settings)
+    if search is not None and criteria.spec_sort is not None and picks:
+        answer = spec_winner(state, picks, criteria.spec_sort, deps.settings) or answer
+    applied = applied_facts(state, criteria, language, picks)
+    if search is not None:
+        applied += spec_applied(search.specs, outcome.survivors, language)
     return {
         **({"answer": answer} if answer else {}),
         "picks": picks,
@@ -220,7 +242,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         "demoted": outcome.demoted,
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
-        "applied": applied_facts(state, criteria, language, picks),
+        "applied": applied,
         "question": question_for(slot, language) if slot else "",
         "timings": timings,
     }

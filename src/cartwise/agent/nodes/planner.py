@@ -8,9 +8,13 @@ from langgraph.runtime import Runtime
 
 from cartwise.agent.asking import gift_interest, is_vague_request, without_vague_budget
 from cartwise.agent.clarification import bare_slot_answer
-from cartwise.agent.followups import resolve
+from cartwise.agent.deps import AgentDeps
+from cartwise.agent.followups import Resolution, resolve
+from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
+from cartwise.recall.references import PRODUCT_URL
+from cartwise.recall.spec_request import merge_specs
 from cartwise.text import has_han
 from cartwise.understanding.base import Language, PlannerOutput
 
@@ -75,6 +79,8 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     # The conversation decides what this turn searches: a refinement keeps the active
     # search's product type, a new product type starts afresh (its old slots dropped).
     resolution = resolve(plan, session, query=query, slots=slots, plan_slots=said)
+    if resolution.runs_search and resolution.search is not None:
+        resolution = await with_reference(deps, message, session, plan, resolution)
     search = resolution.search if resolution.runs_search else None
     return {
         "session": session,
@@ -92,3 +98,30 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "gift_interest": interest,
         "timings": timings,
     }
+
+
+async def with_reference(
+    deps: AgentDeps,
+    message: str,
+    session: SessionPrefState,
+    plan: PlannerOutput,
+    resolution: Resolution,
+) -> Resolution:
+    """The search with what a referenced product (a shop URL, a shown item with
+    "compatible / 兼容") adds: compatibility specs, or the product's own title."""
+    reference = await asyncio.to_thread(reference_specs, deps.recall, message, session, plan)
+    search = resolution.search
+    if reference is None or search is None:
+        return resolution
+    phrase = " ".join(PRODUCT_URL.sub(" ", search.phrase).split())
+    if reference.specs.is_empty() and not reference.missing:
+        phrase = f"{phrase} {reference.source.title}".strip()
+    missing = [f"{name} ({reference.source.title})" for name in reference.missing]
+    # Both hold: "an HDMI cable for this GPU" is HDMI *and* one of the GPU's ports.
+    specs = merge_specs(search.specs, reference.specs.model_copy(update={"unchecked": missing}))
+    kind = reference.kind or search.kind
+    return resolution.model_copy(
+        update={
+            "search": search.model_copy(update={"phrase": phrase, "specs": specs, "kind": kind})
+        }
+    )

@@ -10,15 +10,19 @@ worker thread, exactly as it does inside the item_search tool.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Set
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
-from cartwise.agent.dialogue import search_depth, search_page
+from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.service import SearchResponse
+from cartwise.recall.spec_request import prefer_kind
+from cartwise.recall.spec_search import SPEC_DEPTH as KIND_DEPTH
+from cartwise.recall.spec_search import unstated_keys
 
 SEARCH_NODE = "search"
 PICKER_NODE = "picker"
@@ -40,13 +44,14 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
                 budget_probe=probe.model_copy(update={"platforms": [platform]}) if probe else None,
                 page=page,
+                kind=search.kind if (search := active_search(state)) is not None else "",
             ),
         )
         for platform in state["platforms"]
     ]
 
 
-def to_candidates(response: SearchResponse) -> list[Candidate]:
+def to_candidates(response: SearchResponse, unstated: Set[str] = frozenset()) -> list[Candidate]:
     return [
         Candidate(
             product=hit.product,
@@ -54,6 +59,7 @@ def to_candidates(response: SearchResponse) -> list[Candidate]:
             score_query=hit.score_query,
             score_user=hit.score_user,
             score_lexical=hit.score_lexical,
+            unstated_specs=hit.product.key in unstated,
         )
         for hit in response.results
     ]
@@ -68,16 +74,18 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # This node runs in its own copy of the context: the var is scoped to this search, and
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
-    k = search_depth(task["page"], deps.settings.agent_search_k)
-    searches = [
-        search_platforms(deps.recall, task["query"], [platform], k=k, filters=task["filters"])
-    ]
+    filters = task["filters"]
+    depth = search_depth(task["page"], deps.settings.agent_search_k)
+    kind = task.get("kind", "")
+    # A named kind ("a cable for this GPU") ranks first among twice as many.
+    k = min(KIND_DEPTH * depth, MAX_PAGE_DEPTH) if kind else depth
+    searches = [search_platforms(deps.recall, task["query"], [platform], k=k, filters=filters)]
     probe = task["budget_probe"]
     if probe is not None:
         # The same query text: the query memo serves its vector to both searches.
         searches.append(
             search_platforms(
-                deps.recall, task["query"], [platform], k=min(BUDGET_PROBE_K, k), filters=probe
+                deps.recall, task["query"], [platform], k=min(BUDGET_PROBE_K, depth), filters=probe
             )
         )
     try:
@@ -85,12 +93,20 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     finally:
         user_profile.reset(token)
     response = responses[0][platform]
-    personalized, candidates = response.personalization, to_candidates(response)
-    over_budget = (
-        outside_budget(to_candidates(responses[1][platform]), task["filters"])
-        if probe is not None
-        else []
-    )
+    if kind:
+        kept = prefer_kind(response.results, kind)[:depth]
+        response = response.model_copy(update={"results": kept})
+    # Listings that do not state an asked spec are marked: they rank after the meeting ones
+    # and the reply says so (recall/spec_search.py explains the choice).
+    specs = filters.request_specs()
+    personalized = response.personalization
+    candidates = to_candidates(response, unstated_keys(response.results, specs))
+    over_budget = []
+    if probe is not None:
+        probed = responses[1][platform]
+        over_budget = outside_budget(
+            to_candidates(probed, unstated_keys(probed.results, specs)), filters
+        )
     await sink.tool_result(
         call_id,
         {

@@ -25,7 +25,9 @@ from cartwise.catalog.normalize import (
     to_base,
 )
 from cartwise.catalog.product import Product
+from cartwise.catalog.specs import ProductSpecs, extract_listing_specs
 from cartwise.errors import CartwiseError
+from cartwise.log import logger
 
 Format = Literal["jsonl", "csv", "woocommerce", "shopify"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "woocommerce", "shopify")
@@ -121,10 +123,25 @@ def build_product(
         raise RowProblem("no item id")
     if not title:
         raise RowProblem("no title")
+    data["specs"] = listing_specs(data)
     try:
         return Product.model_validate(data)
     except (ValidationError, CartwiseError) as exc:
         raise RowProblem(_first_reason(exc)) from exc
+
+
+def listing_specs(data: dict[str, Any]) -> ProductSpecs:
+    """Specs read from the listing's own words, never taken from the row: one parser, one
+    vocabulary for every catalog (a stale "specs" field cannot disagree). A listing the
+    parser fails on keeps no specs — it stays searchable, its specs "unknown" to filters —
+    rather than being dropped from the catalog; the failure is logged with its id."""
+    try:
+        return extract_listing_specs(
+            data["title"], data["attributes"], data["description"], brand=data["brand"]
+        )
+    except Exception:  # a parser bug must cost one listing its specs, not the whole ingest
+        logger.warning("spec parser failed on item %s; stored without specs", data["item_id"])
+        return ProductSpecs()
 
 
 def _first_reason(exc: Exception) -> str:

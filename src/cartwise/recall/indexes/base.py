@@ -2,17 +2,30 @@
 
 Exact matches (platform, price range, brand, domain, stock) are filters in the index
 query, never scores: a result outside the filter is a bug, not a low-ranked hit.
+
+Spec filters ("> 3 m", socket AM5) follow `cartwise.catalog.specs.check`: a listing *meets*,
+*violates* or leaves *unknown* (does not state the attribute) each request. A filter names
+which verdicts pass: "meets" only by default (strict), or "unknown" only for the top-up the
+service runs when too few listings state the spec (`recall/spec_search.py`). A "violates"
+never passes, whatever the caller asks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from cartwise.catalog.product import Product
+from cartwise.catalog.specs import LabelSpec, NumericSpec, RequestSpecs, check
 from cartwise.embedding.base import Matrix, Vector
+
+SpecVerdict = Literal["meets", "unknown"]
+
+
+def _strict() -> list[SpecVerdict]:
+    return ["meets"]
 
 
 class SearchFilters(BaseModel):
@@ -25,6 +38,36 @@ class SearchFilters(BaseModel):
     """Matched case-insensitively against `Product.brand`."""
     domains: list[str] = Field(default_factory=list)
     in_stock: bool | None = None
+    numeric_specs: list[NumericSpec] = Field(default_factory=list)
+    """Comparisons every result must meet ("> 3 m", "≥ 27 inch")."""
+    label_specs: list[LabelSpec] = Field(default_factory=list)
+    """Categorical specs every result must meet (socket am5, not black)."""
+    spec_verdicts: list[SpecVerdict] = Field(default_factory=_strict)
+    """Which `check` verdicts pass when there are specs: ["meets"] (strict, the default),
+    ["unknown"] (listings that do not state an asked attribute: the top-up), or both."""
+
+    @field_validator("spec_verdicts")
+    @classmethod
+    def _some_verdict(cls, value: list[SpecVerdict]) -> list[SpecVerdict]:
+        if not value:
+            raise ValueError("spec_verdicts needs meets, unknown or both")
+        return sorted(set(value))
+
+    @property
+    def has_specs(self) -> bool:
+        return bool(self.numeric_specs or self.label_specs)
+
+    def request_specs(self) -> RequestSpecs:
+        return RequestSpecs(numeric=self.numeric_specs, labels=self.label_specs)
+
+    def accepts_specs(self, product: Product) -> bool:
+        """The spec part of `accepts` alone (what post-filtering indexes apply)."""
+        if not self.has_specs:
+            return True
+        return check(product.specs, self.request_specs()) in self.spec_verdicts
+
+    def without_specs(self) -> SearchFilters:
+        return self.model_copy(update={"numeric_specs": [], "label_specs": []})
 
     def accepts(self, product: Product) -> bool:
         """The reference semantics every index must reproduce exactly."""
@@ -38,7 +81,9 @@ class SearchFilters(BaseModel):
             return False
         if self.domains and product.domain.value not in self.domains:
             return False
-        return self.in_stock is None or product.in_stock == self.in_stock
+        if self.in_stock is not None and product.in_stock != self.in_stock:
+            return False
+        return self.accepts_specs(product)
 
 
 class IndexHit(BaseModel):

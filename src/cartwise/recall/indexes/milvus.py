@@ -21,6 +21,12 @@ query must be cut exactly like the products. Milvus Lite reports BM25 distances 
 A collection created before these fields has no `lexical` field: `full_text` is then False
 and the service keeps its in-process BM25 until the catalog is re-ingested into a fresh
 collection.
+
+Spec filters ("> 3 m", socket AM5) are applied after the scan, on the stored product's
+specs, with over-fetch: Milvus expressions cannot say "one element of this array is > 3"
+(a listing may state several lengths), and keeping the specs inside the product JSON needs
+no schema change for existing collections. The scan asks for 4× the wanted hits, then 4×
+more while it came back full and short of k, so the answer is the exact filtered top-k.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -47,6 +53,8 @@ _INSTALL_HINT = "the Milvus backend needs pymilvus: pip install 'cartwise[milvus
 _MAX_JSON_BYTES = 60000
 _BATCH = 4000
 _MAX_LIMIT = 16384  # Milvus' top-k ceiling
+_SPEC_OVERFETCH = 4
+"""Rows scanned per wanted hit while a spec filter post-filters (grows by this factor)."""
 
 
 def _literal(value: str) -> str:
@@ -364,23 +372,24 @@ class MilvusIndex:
         if k <= 0:
             return []
         query = np.asarray(vector, dtype=np.float32).ravel().tolist()
-        results = self._call(
-            "search",
-            self._collection,
-            data=[query],
-            limit=min(k, _MAX_LIMIT),
-            filter=filter_expression(filters),
-            output_fields=["product"],
-            anns_field="vector",
-            search_params={"metric_type": "IP", "params": self._options.search_params(k)},
-        )
-        return [
-            IndexHit(
-                product=Product.model_validate_json(hit["entity"]["product"]),
-                score=float(hit["distance"]),
+
+        def scan(limit: int) -> list[tuple[Product, float]]:
+            results = self._call(
+                "search",
+                self._collection,
+                data=[query],
+                limit=limit,
+                filter=filter_expression(filters),
+                output_fields=["product"],
+                anns_field="vector",
+                search_params={"metric_type": "IP", "params": self._options.search_params(limit)},
             )
-            for hit in results[0]
-        ]
+            return [
+                (Product.model_validate_json(hit["entity"]["product"]), float(hit["distance"]))
+                for hit in results[0]
+            ]
+
+        return [IndexHit(product=p, score=s) for p, s in _post_filtered(scan, k, filters)]
 
     def search_text(
         self, query: str, k: int, filters: SearchFilters | None = None
@@ -389,24 +398,44 @@ class MilvusIndex:
         terms = lexical_terms(query)
         if k <= 0 or not terms:
             return []
-        results = self._call(
-            "search",
-            self._collection,
-            data=[terms],
-            limit=min(k, _MAX_LIMIT),
-            filter=filter_expression(filters),
-            output_fields=["product"],
-            anns_field="lexical_sparse",
-            search_params={"metric_type": "BM25"},
-        )
-        hits = [
-            (Product.model_validate_json(hit["entity"]["product"]), abs(float(hit["distance"])))
-            for hit in results[0]
-        ]
-        return [(product, score) for product, score in hits if score > 0]
+
+        def scan(limit: int) -> list[tuple[Product, float]]:
+            results = self._call(
+                "search",
+                self._collection,
+                data=[terms],
+                limit=limit,
+                filter=filter_expression(filters),
+                output_fields=["product"],
+                anns_field="lexical_sparse",
+                search_params={"metric_type": "BM25"},
+            )
+            hits = [
+                (Product.model_validate_json(hit["entity"]["product"]), abs(float(hit["distance"])))
+                for hit in results[0]
+            ]
+            return [(product, score) for product, score in hits if score > 0]
+
+        return _post_filtered(scan, k, filters)
 
     def close(self) -> None:
         try:
             self._client.close()
         except self._errors as exc:
             logger.debug("closing Milvus client failed: %s", exc)
+
+
+def _post_filtered(
+    scan: Callable[[int], list[tuple[Product, float]]], k: int, filters: SearchFilters | None
+) -> list[tuple[Product, float]]:
+    """The top-k of `scan` that pass the spec filter: scan deeper until k pass or the
+    scan comes back short (nothing more to find) or hits Milvus' ceiling."""
+    if filters is None or not filters.has_specs:
+        return scan(min(k, _MAX_LIMIT))
+    limit = min(k * _SPEC_OVERFETCH, _MAX_LIMIT)
+    while True:
+        rows = scan(limit)
+        kept = [(p, s) for p, s in rows if filters.accepts_specs(p)]
+        if len(kept) >= k or len(rows) < limit or limit == _MAX_LIMIT:
+            return kept[:k]
+        limit = min(limit * _SPEC_OVERFETCH, _MAX_LIMIT)

@@ -18,6 +18,7 @@ from cartwise.catalog.product import Product
 from cartwise.embedding.base import Matrix
 from cartwise.errors import InvalidInput
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.recall.indexes.spec_columns import SpecColumns
 
 BoolMask = npt.NDArray[np.bool_]
 RowIds = npt.NDArray[np.int64]
@@ -88,6 +89,8 @@ class ProductTable:
         self._columns = (
             self._vectors, self._platforms, self._brands, self._domains, self._prices, self._stock
         )  # fmt: skip
+        self._specs: SpecColumns | None = None
+        """Built on the first spec filter after a write (most searches carry none)."""
 
     @property
     def vectors(self) -> Matrix:
@@ -111,6 +114,7 @@ class ProductTable:
     def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
         """Replace rows whose key exists, append the rest (last one wins within a batch)."""
         matrix = self.check(products, vectors)
+        self._specs = None
         latest: dict[str, int] = {p.key: i for i, p in enumerate(products)}
         new_rows: list[int] = []
         for key, i in latest.items():
@@ -148,6 +152,7 @@ class ProductTable:
         if not doomed:
             return []
         removed = [self.keys[i] for i in doomed]
+        self._specs = None
         keep = np.ones(len(self.keys), dtype=np.bool_)
         keep[doomed] = False
         self.keys = [k for k, kept in zip(self.keys, keep, strict=True) if kept]
@@ -195,6 +200,16 @@ class ProductTable:
             narrow(np.isin(self._domains.rows, self._domain.lookup(filters.domains)))
         if filters.in_stock is not None:
             narrow(self._stock.rows == filters.in_stock)
+        if filters.has_specs:
+            if self._specs is None:
+                self._specs = SpecColumns(self.products)
+            meets, unknown = self._specs.verdict_masks(filters.numeric_specs, filters.label_specs)
+            allowed = np.zeros(len(self.keys), dtype=np.bool_)
+            if "meets" in filters.spec_verdicts:
+                allowed |= meets
+            if "unknown" in filters.spec_verdicts:
+                allowed |= unknown
+            narrow(allowed)
         return mask
 
     def allowed_rows(self, filters: SearchFilters | None) -> RowIds | None:

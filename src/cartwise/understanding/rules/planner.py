@@ -11,6 +11,8 @@ Decisions documented here because they shape memory:
 - Domain of a preference: the product noun of the message, else the session's category,
   else empty (unsure → global).
 - Budgets are slots, never preferences. Sizes are slots.
+- Specs (a quantity with its unit, a socket, "the lightest") are read first; the budget and
+  size grammars never see their words, so only money becomes a budget.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from cartwise.understanding.rules.recipients import (
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
+from cartwise.understanding.rules.specs import masked, read_specs
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
@@ -135,14 +138,16 @@ class RulesPlanner:
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
 
         slots: dict[str, str] = {}
-        budget = parse_budget(text)
+        specs, spans = read_specs(text)
+        without_specs = masked(text, spans)
+        budget = parse_budget(without_specs)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
         removed.extend(budget.spans)
         followup = parse_followup(text, names_product=bool(noun_domain))
         removed.extend(followup.spans)
         # "别太贵 / not too expensive" is a price wish without a number, not product words.
         removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
-        size, size_spans = parse_size(text, matches, domain=domain)
+        size, size_spans = parse_size(without_specs, matches, domain=domain)
         # "one size up" is a step from the current size, not a size called "one size".
         if size and not (followup.followup and followup.followup.size_step):
             slots["size"] = size
@@ -221,6 +226,7 @@ class RulesPlanner:
             platforms=platforms,
             answered_questions=answered,
             recipient=recipient or SELF,
+            specs=specs,
         )
 
     def _preferences(

@@ -1,0 +1,110 @@
+"""How a search's specs are said to the shopper: "screen size ≥ 27 inch, < 600 EUR:
+4 offers" / "屏幕尺寸 ≥ 27 inch：4 个商品", the winner of a superlative, and the specs the
+catalog could not check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cartwise.catalog.specs import ATTRIBUTES, LabelSpec, NumericSpec, RequestSpecs, SpecSort
+from cartwise.understanding.base import Language
+
+OP_SYMBOLS = {"lt": "<", "le": "≤", "eq": "=", "ge": "≥", "gt": ">"}
+BASE_UNITS: dict[str, tuple[float, str]] = {
+    "GB": (1000.0, "TB"),
+    "MHz": (1000.0, "GHz"),
+    "MB/s": (1000.0, "GB/s"),
+}
+"""A value this large reads better in the bigger unit (4000 GB → 4 TB)."""
+
+
+def _name(attribute: str, language: Language) -> str:
+    info = ATTRIBUTES.get(attribute)
+    if info is None:
+        return attribute.replace("_", " ")
+    return info.label_zh if language == "zh" else info.label_en
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def quantity(attribute: str, value: float) -> str:
+    """A value with its unit: "3 m", "4 TB", "27 inch"."""
+    info = ATTRIBUTES.get(attribute)
+    unit = info.unit if info is not None else ""
+    if unit == "px":
+        return _number(value)
+    step = BASE_UNITS.get(unit)
+    if step is not None and value >= step[0]:
+        return f"{_number(value / step[0])} {step[1]}"
+    return f"{_number(value)} {unit}".strip()
+
+
+def numeric_fact(spec: NumericSpec, language: Language) -> str:
+    return f"{_name(spec.attribute, language)} {OP_SYMBOLS[spec.op]} {quantity(spec.attribute, spec.value)}"
+
+
+COLOURS_ZH = {
+    "black": "黑色", "white": "白色", "grey": "灰色", "silver": "银色", "gold": "金色",
+    "metallic": "金属色", "red": "红色", "orange": "橙色", "yellow": "黄色", "green": "绿色",
+    "blue": "蓝色", "purple": "紫色", "pink": "粉色", "brown": "棕色", "beige": "米色",
+}  # fmt: skip
+"""Colour families as a Chinese reply names them (others stay as parsed)."""
+
+
+def _label_value(attribute: str, value: str, language: Language) -> str:
+    if attribute == "color_family":
+        return COLOURS_ZH.get(value, value) if language == "zh" else value
+    return value.upper()  # am5 → AM5, ddr5 → DDR5, hdmi → HDMI, atx → ATX
+
+
+def label_fact(spec: LabelSpec, language: Language) -> str:
+    values = "/".join(_label_value(spec.attribute, v, language) for v in spec.values)
+    if spec.negated:
+        return f"{_name(spec.attribute, language)}{'不是' if language == 'zh' else ' not '}{values}"
+    return f"{_name(spec.attribute, language)}{'：' if language == 'zh' else ': '}{values}"
+
+
+def sort_fact(sort: SpecSort, language: Language) -> str:
+    zh = language == "zh"
+    if sort.attribute == "price":
+        if zh:
+            return "最便宜的在前" if not sort.descending else "最贵的在前"
+        return "cheapest first" if not sort.descending else "most expensive first"
+    name = _name(sort.attribute, language)
+    if zh:
+        return f"按{name}{'从高到低' if sort.descending else '从低到高'}"
+    return f"{'highest' if sort.descending else 'lowest'} {name} first"
+
+
+def spec_facts(specs: RequestSpecs, language: Language) -> list[str]:
+    """Each filter and the order, as the reply names them."""
+    facts = [numeric_fact(s, language) for s in specs.numeric]
+    facts += [label_fact(s, language) for s in specs.labels]
+    order = specs.sort
+    if specs.cheapest:
+        order = SpecSort(attribute="price", descending=False)
+    if order is not None:
+        facts.append(sort_fact(order, language))
+    return facts
+
+
+def applied_line(specs: RequestSpecs, meeting: int, language: Language) -> str:
+    """ "length > 3 m, cheapest first: 4 offers" ("" when the search had no specs)."""
+    facts = spec_facts(specs, language)
+    if not facts:
+        return ""
+    if language == "zh":
+        return f"{'，'.join(facts)}：{meeting} 个商品符合"
+    return f"{', '.join(facts)}: {meeting} offer{'s' if meeting != 1 else ''}"
+
+
+def unchecked_line(phrases: Sequence[str], language: Language) -> str:
+    """The specs the catalog cannot check, said instead of dropped."""
+    if not phrases:
+        return ""
+    joined = "、".join(phrases) if language == "zh" else ", ".join(phrases)
+    if language == "zh":
+        return f"目录无法核对：{joined}（请看商品详情）"
+    return f"not checked (the listings do not say): {joined}"
