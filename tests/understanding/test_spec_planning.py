@@ -46,3 +46,15 @@ def test_superlatives_and_cheapest_are_orders() -> None:
     assert plan("the lightest laptop").specs.sort is not None
     cheapest = plan("the cheapest external SSD with 1TB").specs
     assert cheapest.cheapest and [s.attribute for s in cheapest.numeric] == ["storage"]
+
+
+def test_a_colour_with_a_stated_liking_or_dislike_is_a_preference_not_a_colour_filter() -> None:
+    """Regression: "我不太喜欢黑色的" became a filter *for* black, and "not a fan of black
+    ones" a hard filter against it, where a soft dislike only ranks black lower."""
+    engine = RulesEngine()
+    for message in ("我不太喜欢黑色的", "not a fan of black ones"):
+        planned = engine.plan(message, SessionPrefState(thread="t"), [])
+        assert [s.slug for s in planned.stated] == ["black"]
+        assert [label for label in planned.specs.labels if label.attribute == "color_family"] == []
+    plain = engine.plan("a black keyboard", SessionPrefState(thread="t"), [])
+    assert [label.values for label in plain.specs.labels] == [["black"]]

@@ -53,7 +53,7 @@ from cartwise.understanding.rules.recipients import (
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
-from cartwise.understanding.rules.specs import masked, read_specs
+from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
@@ -226,7 +226,7 @@ class RulesPlanner:
             platforms=platforms,
             answered_questions=answered,
             recipient=recipient or SELF,
-            specs=specs,
+            specs=without_stated_colours(specs, stated),
         )
 
     def _preferences(

@@ -4,7 +4,11 @@ the budget and size grammars never read a spec's number as money or a size: "mor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cartwise.catalog.specs import RequestSpecs, parse_request_specs
+from cartwise.memory.store import Category
+from cartwise.understanding.base import StatedPreference
 
 Span = tuple[int, int]
 
@@ -34,3 +38,19 @@ def masked(text: str, spans: list[Span]) -> str:
 def read_specs(text: str) -> tuple[RequestSpecs, list[Span]]:
     specs = parse_request_specs(text)
     return specs, spec_spans(text, specs)
+
+
+def without_stated_colours(specs: RequestSpecs, stated: Sequence[StatedPreference]) -> RequestSpecs:
+    """`specs` minus colour filters on colours the message states a liking or a dislike for:
+    those are preferences, with their own strength ("我不太喜欢黑色的" ranks black lower, it
+    is neither a filter for black nor one against it). A colour said plainly ("a black
+    keyboard", "not coloured black or white") stays a filter."""
+    liked_or_not = {p.slug for p in stated if p.category is Category.COLOR}
+    if not liked_or_not:
+        return specs
+    labels = [
+        label
+        for label in specs.labels
+        if label.attribute != "color_family" or not set(label.values) & liked_or_not
+    ]
+    return specs.model_copy(update={"labels": labels})
