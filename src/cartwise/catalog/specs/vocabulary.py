@@ -77,7 +77,7 @@ INTERFACES: list[tuple[str, str]] = [
         r"\bapple\s+lightning\b|(?:接口|interface|connector)[^|]{0,12}?\blightning\b",
         "lightning",
     ),
-    (r"\bsata\s?(?:iii|3|ii|2)?\b", "sata"),
+    (r"\bsata(?:\s?(?:iii|3|ii|2))?\b", "sata"),
     (r"\bnvme\b", "nvme"),
     (r"\bpcie\s?(?:gen\s?)?5(?:\.0)?\b|\bpci-e\s?5(?:\.0)?\b", "pcie5"),
     (r"\bpcie\s?(?:gen\s?)?4(?:\.0)?\b|\bpci-e\s?4(?:\.0)?\b|\bnvme\s+gen\s?4\b", "pcie4"),
@@ -163,8 +163,16 @@ class _Table:
     def worth_scanning(self, lowered: str) -> bool:
         return not self.markers or any(marker in lowered for marker in self.markers)
 
-    def value_of(self, hit: str) -> str:
-        return next(value for pattern, value in self.spellings if pattern.fullmatch(hit))
+    def value_of(self, match: re.Match[str]) -> str | None:
+        """The value of the first spelling that matches exactly `match`'s span *in place*:
+        a spelling's lookarounds and word boundaries need the text around the hit ("SATA "
+        ends at a boundary only because a word follows it)."""
+        start, end = match.span()
+        for pattern, value in self.spellings:
+            hit = pattern.match(match.string, start)
+            if hit is not None and hit.end() == end:
+                return value
+        return None
 
 
 def _table(table: list[tuple[str, str]], markers: tuple[str, ...] = ()) -> _Table:
@@ -216,7 +224,9 @@ def _scan(text: str, attribute: str) -> Iterator[LabelHit]:
     if not table.worth_scanning(text.lower()):
         return
     for match in table.any_spelling.finditer(text):
-        yield LabelHit(attribute, table.value_of(match.group(0)), match.start(), match.end())
+        value = table.value_of(match)
+        if value is not None:
+            yield LabelHit(attribute, value, match.start(), match.end())
 
 
 def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[LabelHit]:
