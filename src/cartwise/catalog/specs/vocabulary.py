@@ -139,6 +139,34 @@ COLOUR_ZH_IN_TEXT = re.compile(
 )
 """In free text (titles, requests) a colour needs 色 after it: 黑珍珠 is a pearl."""
 
+COMPONENT_AFTER = re.compile(
+    r"[\s-]*(?:(?:mechanical|optical|linear|tactile|clicky|hot-?swap(?:pable)?|key)\s+){0,2}"
+    r"(?:switch(?:es)?\b|axis\b|leds?\b(?!\s*(?:monitor|tv|display|screen))|light(?:s|ing)?\b|"
+    r"back-?light(?:ing)?\b|back-?lit\b|dot\b|glow\b|illumination\b|laser\b|accents?\b|"
+    r"色?(?:轴|背光|灯|光))",
+    _I,
+)
+"""What may follow a colour word that names a part's colour, not the product's: keyboard
+switches ("ROG RX Red Switches", 红轴), lights ("white LED fan", "red backlight", 蓝色背光),
+"Red Dot" (an award, a sight). An LED *monitor* stays a colour ("black LED monitor")."""
+
+SWITCH_BEFORE = re.compile(
+    r"(?:\bcherry\s+mx|\bmx|\brx|\bnx|\bgateron|\bkailh|\boutemu|\bakko|\btactile|\blinear|"
+    r"\bclicky)[\s-]*(?:speed\s+)?$",
+    _I,
+)
+"""A switch family right before a colour makes it a switch type: "Cherry MX Brown", "NX Red"."""
+
+COMPONENT_KEY = re.compile(r"light|\bled|switch|背光|灯|轴", re.IGNORECASE)
+"""Attribute keys naming a part's colour ("Backlight colour", "Switch colour")."""
+
+
+def names_a_component(text: str, start: int, end: int) -> bool:
+    """Whether the colour word at text[start:end] colours a part (switches, lights)."""
+    return bool(
+        COMPONENT_AFTER.match(text, end) or SWITCH_BEFORE.search(text, max(0, start - 20), start)
+    )
+
 
 @dataclass(frozen=True)
 class LabelHit:
@@ -238,14 +266,22 @@ def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[La
             for m in COLOUR_ZH_IN_TEXT.finditer(text)
             for value in zh_colour_families(m.group(1))[:1]
         ]
+        hits = [
+            hit
+            for hit in hits
+            if hit.attribute != "color_family" or not names_a_component(text, hit.start, hit.end)
+        ]
     return sorted(hits, key=lambda hit: hit.start)
+
+_ZH_COMPONENT_COLOUR = re.compile(r"[黑白红青茶蓝绿黄银粉紫灰橙][色]?(?:轴|背光|灯光|灯)")
+"""红轴, 蓝色背光: a switch type or a light colour inside a colour value ("黑色红轴")."""
 
 
 def zh_colour_families(text: str) -> list[str]:
     """Colour families in a Chinese colour value ("深灰色" → grey); the first spelling wins
     over the characters it contains (玫瑰金 is metallic, not pink)."""
     found: list[str] = []
-    taken: list[tuple[int, int]] = []
+    taken = [m.span() for m in _ZH_COMPONENT_COLOUR.finditer(text)]
     for pattern, value in _COLOURS_ZH:
         for match in pattern.finditer(text):
             start, end = match.span()
