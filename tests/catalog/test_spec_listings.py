@@ -250,7 +250,10 @@ def test_a_colour_naming_a_switch_or_a_light_is_no_colour_of_the_product(
             {"radiator_support": [360.0], "gpu_clearance": [365.0]},
         ),
         ("Tower case | Radiator: 360 mm front, 280 mm top", {"radiator_support": [360.0, 280.0]}),
-        ("机箱 支持360mm冷排 显卡限长400mm", {"radiator_support": [360.0], "gpu_clearance": [400.0]}),
+        (
+            "机箱 支持360mm冷排 显卡限长400mm",
+            {"radiator_support": [360.0], "gpu_clearance": [400.0]},
+        ),
         ("Corsair H100i 240mm radiator AIO liquid cooler", {"length": [0.24]}),
     ],
 )

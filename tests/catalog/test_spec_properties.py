@@ -115,7 +115,7 @@ def test_odd_input_never_raises(text: str) -> None:
 
 TITLE_WORDS = [
     *("Crucial", "MX500", "4TB", "500GB", "SSD", "SATA", "SATA3", "III", "NVMe", "M.2", "2280"),
-    *("2.5\"", "3.5in", "PCIe", "Gen4", "USB", "3.2", "Gen1", "Type-C", "Type", "C", "A"),
+    *('2.5"', "3.5in", "PCIe", "Gen4", "USB", "3.2", "Gen1", "Type-C", "Type", "C", "A"),
     *("HDMI", "DP", "DisplayPort", "1.4", "Thunderbolt", "4", "VGA", "DVI-D", "Lightning"),
     *("AMD", "Intel", "B450M-K", "Z790", "AM4", "AM5", "LGA1700", "1700", "DDR4", "DDR5"),
     *("2", "Micro", "ATX", "Mini-ITX", "E-ATX", "Case", "Motherboard", "Cooler", "GPU"),
@@ -123,7 +123,7 @@ TITLE_WORDS = [
     *("RTX", "4070", "12GB", "GDDR6X", "R/W", "500/400", "MB/s", "6Gb/s", "IOPS", "98K/88K"),
     *("Red", "Blue", "Black", "White", "Rose", "Gold", "Space", "Grey", "RX", "NX", "MX"),
     *("Switches", "Switch", "LED", "RGB", "Backlight", "Dot", "Mechanical", "Keyboard"),
-    *("27\"", "144Hz", "4K", "1440p", "2560x1440", "1.8m", "6ft", "650W", "3.6GHz", "(5.0"),
+    *('27"', "144Hz", "4K", "1440p", "2560x1440", "1.8m", "6ft", "650W", "3.6GHz", "(5.0"),
     *("Turbo)", "2-pack", "x2", "16GBx2", "黑色", "红轴", "蓝色背光", "硬盘", "1T", "固态"),
     *("17寸", "机箱", "冷排", "两个装", "5000毫安", "显卡", "with", "for", "&amp;", "-"),
 ]

@@ -256,7 +256,9 @@ def _pair_memory_with_storage(scan: Scan, text: str, guessed: set[int]) -> None:
                 scan.quantities[second] = Quantity("storage", b.value, b.start, b.end, b.text)
 
 
-_RADIATOR_AFTER = re.compile(r"\s*-?\s*(?:aio\s+|liquid\s+|water\s+)?(?:radiators?|rads?)\b|\s*冷排", _I)
+_RADIATOR_AFTER = re.compile(
+    r"\s*-?\s*(?:aio\s+|liquid\s+|water\s+)?(?:radiators?|rads?)\b|\s*冷排", _I
+)
 _RADIATOR_BEFORE = re.compile(r"(?:radiators?|\brads?\b|冷排)[^|;.\d]{0,28}$", _I)
 _GPU_AFTER = re.compile(
     r"\s*-?\s*(?:long\s+)?(?:gpus?\b|graphics\s+cards?\b|video\s+cards?\b|vga\b|显卡)", _I

@@ -273,6 +273,7 @@ def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[La
         ]
     return sorted(hits, key=lambda hit: hit.start)
 
+
 _ZH_COMPONENT_COLOUR = re.compile(r"[黑白红青茶蓝绿黄银粉紫灰橙][色]?(?:轴|背光|灯光|灯)")
 """红轴, 蓝色背光: a switch type or a light colour inside a colour value ("黑色红轴")."""
 
