@@ -44,3 +44,11 @@ def test_a_request_naming_only_whom_it_is_for_is_vague(query: str) -> None:
 def test_a_number_alone_is_not_a_vague_request(query: str) -> None:
     """Regression: ages made any number generic, so the answer "42" asked what kind."""
     assert not is_vague_request(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["hey birthday present for girlfriend", "生日礼物 送女朋友", "christmas gift for my dad"],
+)
+def test_an_occasion_and_a_recipient_name_no_product(query: str) -> None:
+    assert is_vague_request(query)

@@ -266,3 +266,30 @@ def test_the_cheapest_sentence_names_platform_price_and_saving() -> None:
     assert zh[1].startswith("各平台报价：taobao")
     en = render_answer(answer, "en").split("\n")[0]
     assert en.startswith("Sony WH-1000XM5 is cheapest on taobao: 2199.00 CNY, 100.00 CNY less")
+
+
+def test_a_question_about_a_shown_item_naming_a_product_noun_answers_from_its_listing() -> None:
+    """Regression: "does the first one contain nuts?" searched for nuts."""
+    asked = plan(
+        language="en",
+        query="does contain nuts",
+        followup={"kind": "details", "refs": [1], "asked": "contain nuts"},
+    )
+    resolution = resolve(
+        asked, session_on_shoes(), query="does contain nuts", slots={}, plan_slots={}
+    )
+    assert resolution.kind == "details" and not resolution.runs_search
+    assert [item.item_id for item in resolution.refs] == ["i1"]
+
+
+def test_a_product_noun_without_a_reference_is_a_new_search() -> None:
+    asked = plan(language="en", query="mixed nuts", followup={"kind": "details", "refs": []})
+    resolution = resolve(asked, session_on_shoes(), query="mixed nuts", slots={}, plan_slots={})
+    assert resolution.runs_search and resolution.new_search
+
+
+def test_where_the_first_one_is_cheapest_prices_that_shown_item() -> None:
+    asked = plan(language="en", query="great", followup={"kind": "cheapest", "refs": [1]})
+    resolution = resolve(asked, session_on_shoes(), query="great", slots={}, plan_slots={})
+    assert resolution.kind == "cheapest" and not resolution.runs_search
+    assert [item.item_id for item in resolution.refs] == ["i1"]

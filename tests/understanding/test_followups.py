@@ -328,3 +328,41 @@ def test_asking_which_platform_is_cheapest_without_a_product_prices_the_shown_it
     planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
     assert planned.followup is not None and planned.followup.kind == "cheapest"
     assert planned.query == ""
+
+
+@pytest.mark.parametrize("message", ["这双有几种颜色", "它有多重", "这款多少钱"])
+def test_a_how_many_or_how_much_question_about_a_shown_item_asks_for_its_details(
+    message: str,
+) -> None:
+    parsed = followup(message)
+    assert parsed is not None and parsed.kind == "details"
+
+
+@pytest.mark.parametrize("message", ["有没有大牌一点的", "换个名牌的"])
+def test_a_bigger_brand_means_a_pricier_refinement(message: str) -> None:
+    parsed = followup(message)
+    assert parsed is not None and parsed.kind == "refine" and parsed.price == "higher"
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "refs"),
+    [
+        ("what's the difference between the first two?", "compare", [1, 2]),
+        ("前两个有什么区别", "compare", [1, 2]),
+        ("compare the top 3", "compare", [1, 2, 3]),
+    ],
+)
+def test_the_first_n_refers_to_that_many_shown_items(
+    message: str, kind: str, refs: list[int]
+) -> None:
+    parsed = followup(message)
+    assert parsed is not None and parsed.kind == kind and parsed.refs == refs
+
+
+def test_a_pleasantry_before_a_follow_up_is_not_searched() -> None:
+    """Regression: "great, where can I get the first one cheapest?" searched for "great"."""
+    planned = RulesEngine().plan(
+        "great, where can I get the first one cheapest?", SessionPrefState(thread="t"), []
+    )
+    assert planned.followup is not None and planned.followup.kind == "cheapest"
+    assert planned.followup.refs == [1] and planned.query == ""

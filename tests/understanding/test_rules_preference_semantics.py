@@ -315,3 +315,27 @@ def test_a_plural_noun_is_no_verb(rules: RulesEngine) -> None:
     planner = plan(rules, "my son hates orange")
     assert planner.domain == ""
     assert [(s.slug, s.recipient) for s in planner.stated] == [("orange", "son")]
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [("I used to hate Apple but now I kind of like it", "apple"), ("I kinda like linen", "linen")],
+)
+def test_a_hedged_like_is_still_a_like(message: str, slug: str) -> None:
+    """Regression: "kind of like" was no stance, so the message was searched as words."""
+    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    assert [(s.polarity.value, s.slug) for s in planned.stated] == [("like", slug)]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"), [("他不喜欢太花哨的", "花哨"), ("我讨厌过于艳丽的", "艳丽")]
+)
+def test_disliking_too_much_of_a_quality_is_a_dislike_of_it(message: str, word: str) -> None:
+    """Regression: "不喜欢太花哨的" was searched as the words 「他不 太花哨」."""
+    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    assert [s.keywords for s in planned.stated if s.polarity.value == "dislike"] == [[word]]
+
+
+def test_not_too_expensive_is_still_a_price_wish_not_a_dislike() -> None:
+    planned = RulesEngine().plan("不要太贵", SessionPrefState(thread="t"), [])
+    assert planned.stated == []

@@ -42,10 +42,12 @@ _GENERIC = re.compile(
     r"useful|interesting|random|recommend(?:ations?)?|suggest(?:ions?)?|ideas?|shop(?:ping)?|"
     r"what|should|help|can|could|you|else|to|get|gifts?|presents?|for|my|mum|mom|mother|dad|"
     r"father|wife|husband|friend|girlfriend|boyfriend|kids?|son|daughter|someone|somebody|"
-    r"please|some|buy|a|an|the|me|i|want|need|looking|find|show|any|then|also|teens?|"
+    r"please|some|buy|a|an|the|me|i|want|need|looking|find|show|any|then|also|teens?|hey|hi|"
+    r"hello|birthday|christmas|xmas|anniversary|valentine'?s?|wedding|holiday|around|about|"
     r"teenagers?|toddlers?|boys?|girls?|man|men|woman|women|guys?|ladies|lady|years?|old|aged?|"
     r"\d+(?=\s*(?:years?|yrs?|岁)))(?![a-z])|"
     r"东西|礼物|礼品|好物|什么|随便|推荐|好买|好的|好|挑|买|帮|送人|送给|给|人|有|点|些|个|"
+    r"生日|圣诞|纪念日|情人节|节日|过节|嗨|你好|左右|送|"
     r"我妈|妈妈|爸爸|我爸|老婆|老公|朋友|女朋友|男朋友|孩子|同事|长辈|一下|看看|想|要|我|吧|呢|的|"
     # What the filler pass leaves of 我爸 / 给我妈 ("想给 爸买个礼物").
     r"[爸妈哥姐弟妹岁]"

@@ -194,10 +194,25 @@ def _mentions(sentence: str, word: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(word)}", sentence) is not None
 
 
+ATTRIBUTE_CUES: dict[str, tuple[str, ...]] = {
+    "color": ("颜色", "配色", "colour", "color"),
+    "material": ("材质", "面料", "材料", "material", "made of", "fabric"),
+    "sizes": ("尺码", "码数", "号码", "size"),
+    "style": ("款式", "style"),
+}
+"""Questions about an attribute ("有几种颜色", "what sizes does it come in") are answered by
+that attribute's listed values, not by a sentence repeating the question's words."""
+
+
 def listing_statement(product: Product, asked: str) -> str:
-    """The listing's own sentence about `asked` ("" when it says nothing about it): the one
-    mentioning the most of the question's content words — all of one or two, at least half
-    of more."""
+    """The listing's own sentence about `asked` ("" when it says nothing about it): the
+    values of the attribute asked about, else the sentence mentioning the most of the
+    question's content words — all of one or two, at least half of more."""
+    folded_question = fold(asked)
+    for name, cues in ATTRIBUTE_CUES.items():
+        values = product.attributes.get(name)
+        if values and any(cue in folded_question for cue in cues):
+            return f"{name}: {', '.join(values)}"[:STATEMENT_CHARS]
     words = _content_words(asked)
     if not words:
         return ""

@@ -293,9 +293,18 @@ def resolve(
         same_type = active is not None and (not named or same_product_type(named, active))
 
     answers_from_listings = followup is not None and (
-        followup.kind in NO_SEARCH_KINDS or (followup.kind == "cheapest" and not plan.query)
+        followup.kind in NO_SEARCH_KINDS
+        or (followup.kind == "cheapest" and (not plan.query or bool(followup.refs)))
     )
-    if followup is not None and answers_from_listings and session.shortlist and not named:
+    # "does the first one contain nuts?" asks about a shown item even though it names a
+    # product noun: a reference to shown items outranks the words around it.
+    about_shown = followup is not None and bool(followup.refs)
+    if (
+        followup is not None
+        and answers_from_listings
+        and session.shortlist
+        and (not named or about_shown)
+    ):
         refs, missing = resolve_refs(followup.refs, session, default=0)
         if followup.kind == "compare" and not followup.refs:
             refs, missing = session.shortlist[:COMPARED_BY_DEFAULT], []

@@ -26,8 +26,9 @@ from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
-from cartwise.understanding.base import Language
+from cartwise.understanding.base import Language, PlannerOutput
 from cartwise.understanding.money import money
+from cartwise.understanding.rules.catalog_brands import brand_slug
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
@@ -82,9 +83,29 @@ def applied_facts(
     if criteria.size:
         facts.append(f"尺码 {criteria.size}" if zh else f"size {criteria.size}")
     if state["plan"].brands:
-        brands = ", ".join(state["plan"].brands)
+        brands = "、".join(asked_brand_names(state["plan"], picks, language))
         facts.append(f"品牌：{brands}" if zh else f"brands: {brands}")
     return facts
+
+
+def asked_brand_names(plan: PlannerOutput, picks: Sequence[Pick], language: Language) -> list[str]:
+    """The brands asked for, named as the shopper would: the word they said in a Chinese
+    reply ("索尼"), else as the listings spell it ("Sony"), never as a slug ("sony")."""
+    said = plan.followup.narrow if plan.followup is not None else []
+    names: list[str] = []
+    for slug in plan.brands:
+        listed = next(
+            (
+                p.candidate.product.brand
+                for p in picks
+                if brand_slug(p.candidate.product.brand) == slug
+            ),
+            "",
+        )
+        one_said = language == "zh" and len(plan.brands) == 1
+        chinese = next((w for w in said if has_han(w)), "") if one_said else ""
+        names.append(chinese or listed or " ".join(w.capitalize() for w in slug.split("-")))
+    return list(dict.fromkeys(names))
 
 
 def criteria_for(

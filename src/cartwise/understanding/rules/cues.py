@@ -48,7 +48,8 @@ FILLER_ZH = re.compile(
 FILLER_EN = re.compile(
     r"\b(?:i'?m looking for|i am looking for|looking for|i want to buy|i'?d like to buy|i would like to buy|"
     r"i want|i need|i'?d like|i would like|can you|could you|please|find me|show me|get me|help me find|"
-    r"search for|find|buy|some|a pair of|pair of|an|a|the|me|for me|thanks|thank you|i|also)\b"
+    r"search for|find|buy|some|a pair of|pair of|an|a|the|me|for me|thanks|thank you|i|also|"
+    r"great|ok|okay|cool|perfect|awesome|alright|hey|hi|hello)\b"
 )
 VAGUE_BUDGET = re.compile(
     r"别太贵|不要太贵|不太贵|别那么贵|价格别太高|价格不要太高|价位别太高|不贵的|便宜点就行|实惠点?就行|"

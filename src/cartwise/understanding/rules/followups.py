@@ -114,7 +114,9 @@ DETAILS = re.compile(
     r"\blinks?\b|\burls?\b|\bdetails?\b|\bspecs?\b|\bspecifications?\b|\bmore about\b|"
     r"\btell me about\b|\bmore info(?:rmation)?\b|\bwhere (?:can|do) i (?:buy|get|order)\b"
 )
-QUESTION_ZH = re.compile(r"吗|么|有没有|是不是|是否|能不能|可不可以|会不会|[?？]\s*$")
+QUESTION_ZH = re.compile(
+    r"吗|么|有没有|是不是|是否|能不能|可不可以|会不会|几[种个款色]|多少|多大|多重|多长|哪些|[?？]\s*$"
+)
 QUESTION_EN = re.compile(
     r"^\s*(?:is|are|does|do|can|has|have|will|would|could|was)\b|\?\s*$", re.IGNORECASE
 )
@@ -164,7 +166,7 @@ CHEAPER = re.compile(
     r"\bless pricey\b|\bbudget[- ]friendly\b|\blower[- ]cost\b|\blower prices?\b"
 )
 PRICIER = re.compile(
-    r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|"
+    r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|大牌[一]?[点些]?|名牌|大品牌|"
     r"\bmore expensive\b|\bpricier\b|\bhigher[- ]end\b|\bmore premium\b|\bupscale\b"
 )
 OTHER: list[tuple[re.Pattern[str], Literal["brand", "color", "model"]]] = [
@@ -216,9 +218,23 @@ class FollowupCues:
     spans: list[Span] = field(default_factory=list)
 
 
+FIRST_N = re.compile(
+    r"\b(?:the )?(?:first|top) (?P<en>two|three|four|[2-4])\b|前(?P<zh>[两二三四2-4])[个款件双台条]?"
+)
+""""the first two / 前两个": the first n shown items."""
+_COUNTS = {"two": 2, "three": 3, "four": 4, "两": 2, "二": 2, "三": 3, "四": 4}
+
+
 def _ordinal_refs(text: str, spans: list[Span]) -> list[int]:
     """Shown-item references in the order they appear (duplicates dropped)."""
     found: list[tuple[int, int]] = []
+    taken: list[Span] = []
+    for hit in FIRST_N.finditer(text):
+        count = hit.group("en") or hit.group("zh")
+        n = int(count) if count.isdigit() else _COUNTS[count]
+        found += [(hit.start() + i, i + 1) for i in range(n)]
+        spans.append(hit.span())
+        taken.append(hit.span())
     for hit in ORDINAL_ZH.finditer(text):
         number = hit.group("n") or hit.group("n2")
         found.append((hit.start(), int(number) if number.isdigit() else _ZH_NUMBERS[number]))
@@ -227,6 +243,8 @@ def _ordinal_refs(text: str, spans: list[Span]) -> list[int]:
         found.append((hit.start(), -1))
         spans.append(hit.span())
     for hit in ORDINAL_EN.finditer(text):
+        if any(start <= hit.start() < end for start, end in taken):
+            continue
         digits = hit.group("d")
         found.append((hit.start(), int(digits) if digits else _EN_ORDINALS[hit.group("w")]))
         spans.append(hit.span())

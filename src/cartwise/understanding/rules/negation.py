@@ -35,7 +35,10 @@ question, what the shopper used to think) — neither a preference nor a search 
 _LIKE_VERB = (
     r"(?:(?<=\bi )|(?<=\bwe )|(?<=\byou )|(?<=\bthey )|(?<=\bdo )|(?<=\bdid )|(?<=\bstill )|"
     r"(?<=\breally )|(?<=\balso )|(?<=\bwould )|(?<='d )|(?<=\bto )|(?<=\bjust )|(?<=\bactually )|"
-    r"(?<=\btotally )|(?<=\busually )|(?<=\bboth )|(?<=\bkids )|(?<=\bparents )|^)like\b"
+    r"(?<=\btotally )|(?<=\busually )|(?<=\bboth )|(?<=\bkids )|(?<=\bparents )|"
+    # Hedged ("I kind of like it", "I kinda like"): still a like.
+    r"(?<=\bkind of )|(?<=\bsort of )|(?<=\bkinda )|(?<=\bsorta )|(?<=\bquite )|"
+    r"(?<=\bsomewhat )|(?<=\bmostly )|(?<=\bnow )|^)like\b"
 )
 _NEGATIVE: list[tuple[str, TriggerClass]] = [
     # "只要不是人造革" is "as long as it is not": a refusal, not 只要 (only want).

@@ -250,8 +250,10 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
 
 # "不要太花哨" is "not too flashy": a degree adverb after the trigger means an adjective.
 _ZH_BEFORE = re.compile(
-    r"(?:不想要|不要|不太喜欢|不怎么喜欢|不喜欢|讨厌|不吃|不穿|不用|不喝|不戴|受不了|别要|别买)"
-    r"(?!太|很|那么|这么|过于)(?:有|带|含|那种|这种|什么)?"
+    # "不要太贵" is a wish for moderation, but "不喜欢太花哨的" dislikes flashiness: after a
+    # verb of dislike, 太/过于 qualify the disliked thing.
+    r"(?:(?:不想要|不要|不吃|不穿|不用|不喝|不戴|别要|别买)(?!太|很|那么|这么|过于)|"
+    r"(?:不太喜欢|不怎么喜欢|不喜欢|讨厌|受不了)(?:太|过于)?)(?:有|带|含|那种|这种|什么)?"
     rf"(?P<obj>[{HAN}]{{1,8}})"
 )
 _ZH_AFTER = re.compile(
