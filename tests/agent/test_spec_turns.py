@@ -194,3 +194,12 @@ async def test_compatible_with_a_shown_item_filters_by_its_socket(deps: AgentDep
     search = result.dialogue.active_search
     assert search is not None and search.kind == "cpu"  # what goes with the board
     assert any("socket: AM5" in line for line in result.applied)
+
+
+async def test_compatible_with_a_board_named_by_its_model_filters_by_its_socket(
+    deps: AgentDeps,
+) -> None:
+    result = await Conversation(deps).say("a CPU processor compatible with the Asrock B650")
+    shown = keys(result)
+    assert "jd:cpu-am5" in shown and "jd:cpu-am4" not in shown
+    assert any("socket: AM5" in line for line in result.applied)

@@ -207,3 +207,57 @@ def test_every_spelling_carries_one_of_its_tables_markers() -> None:
         for pattern, value in table.spellings:
             source = pattern.pattern.lower().replace("\\", "")  # "m\\.2" reads m.2
             assert not table.markers or any(m in source for m in table.markers), (name, value)
+
+
+def test_a_spelling_whose_boundary_needs_the_next_word_is_read_not_raised() -> None:
+    # "SATA " ends at a word boundary only because "SSD" follows: matched in place, not alone
+    specs = extract_listing_specs(
+        "Crucial MX500 4TB", {}, description="SATA SSD that achieves the SATA interface limit"
+    )
+    assert specs.labels["interface"] == ["sata"]
+    assert labels("Team 256GB MS30 M.2 SATA SSD, SATA3")["interface"] == ["m.2", "sata"]
+
+
+@pytest.mark.parametrize(
+    ("title", "attributes", "expected"),
+    [
+        ("ASUS ROG Strix Scope RX TKL, ROG RX Red Switches, Black", {}, ["black"]),
+        ("Cherry MX Brown mechanical keyboard, white", {}, ["white"]),
+        ("Corsair AF120 120mm White LED Fan, black frame", {}, ["black"]),
+        ("Gaming mouse with red backlight, Grey", {}, ["grey"]),
+        ("Red Dot award-winning case in Blue", {}, ["blue"]),
+        ("Samsung 27in Black LED Monitor", {}, ["black"]),
+        ("机械键盘 白色 红轴 蓝色背光", {}, ["white"]),
+        ("Keyboard", {"颜色": ["黑色红轴"]}, ["black"]),
+        ("Keyboard", {"Backlight colour": ["Red"], "Colour": ["Grey"]}, ["grey"]),
+    ],
+)
+def test_a_colour_naming_a_switch_or_a_light_is_no_colour_of_the_product(
+    title: str, attributes: dict[str, list[str]], expected: list[str]
+) -> None:
+    assert extract_listing_specs(title, attributes).labels.get("color_family") == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        (
+            "Meshify 2 Mini Gaming Case, Micro ATX, 331mm GPU & 280mm Radiator Support",
+            {"gpu_clearance": [331.0], "radiator_support": [280.0]},
+        ),
+        (
+            "NZXT H5 Flow, supports up to 360mm radiators, GPU length up to 365 mm",
+            {"radiator_support": [360.0], "gpu_clearance": [365.0]},
+        ),
+        ("Tower case | Radiator: 360 mm front, 280 mm top", {"radiator_support": [360.0, 280.0]}),
+        (
+            "机箱 支持360mm冷排 显卡限长400mm",
+            {"radiator_support": [360.0], "gpu_clearance": [400.0]},
+        ),
+        ("Corsair H100i 240mm radiator AIO liquid cooler", {"length": [0.24]}),
+    ],
+)
+def test_radiator_and_gpu_sizes_a_case_takes_are_their_own_attributes(
+    title: str, expected: dict[str, list[float]]
+) -> None:
+    assert numbers(title) == expected

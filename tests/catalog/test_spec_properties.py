@@ -111,3 +111,37 @@ odd_text = st.lists(
 def test_odd_input_never_raises(text: str) -> None:
     parse_request_specs(text)
     extract_listing_specs(text, {text: [text]}, description=text, brand=text)
+
+
+TITLE_WORDS = [
+    *("Crucial", "MX500", "4TB", "500GB", "SSD", "SATA", "SATA3", "III", "NVMe", "M.2", "2280"),
+    *('2.5"', "3.5in", "PCIe", "Gen4", "USB", "3.2", "Gen1", "Type-C", "Type", "C", "A"),
+    *("HDMI", "DP", "DisplayPort", "1.4", "Thunderbolt", "4", "VGA", "DVI-D", "Lightning"),
+    *("AMD", "Intel", "B450M-K", "Z790", "AM4", "AM5", "LGA1700", "1700", "DDR4", "DDR5"),
+    *("2", "Micro", "ATX", "Mini-ITX", "E-ATX", "Case", "Motherboard", "Cooler", "GPU"),
+    *("radiator", "radiators", "240mm", "360", "mm", "up", "to", "supports", "length"),
+    *("RTX", "4070", "12GB", "GDDR6X", "R/W", "500/400", "MB/s", "6Gb/s", "IOPS", "98K/88K"),
+    *("Red", "Blue", "Black", "White", "Rose", "Gold", "Space", "Grey", "RX", "NX", "MX"),
+    *("Switches", "Switch", "LED", "RGB", "Backlight", "Dot", "Mechanical", "Keyboard"),
+    *('27"', "144Hz", "4K", "1440p", "2560x1440", "1.8m", "6ft", "650W", "3.6GHz", "(5.0"),
+    *("Turbo)", "2-pack", "x2", "16GBx2", "黑色", "红轴", "蓝色背光", "硬盘", "1T", "固态"),
+    *("17寸", "机箱", "冷排", "两个装", "5000毫安", "显卡", "with", "for", "&amp;", "-"),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(TITLE_WORDS), st.sampled_from([" ", ", ", " - ", "/", "", " | "])
+        ),
+        min_size=1,
+        max_size=14,
+    )
+)
+@example([("SATA", " "), ("SSD", " "), ("with", " "), ("cloning", "")])
+@example([("ROG", " "), ("RX", " "), ("Red", " "), ("Switches", "")])
+def test_real_looking_titles_never_raise(words: list[tuple[str, str]]) -> None:
+    title = "".join(word + gap for word, gap in words)
+    extract_listing_specs(title, {"Interface": [title]}, description=title)
+    parse_request_specs(title)

@@ -163,3 +163,27 @@ def test_checkable_and_uncheckable_specs_are_told_apart() -> None:
 
 def test_a_request_without_specs_is_empty() -> None:
     assert parse_request_specs("a nice gift for my mother") == RequestSpecs()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "a case which supports 280mm radiators and 320mm graphics cards",
+            [("radiator_support", "ge", 280.0), ("gpu_clearance", "ge", 320.0)],
+        ),
+        ("a tower that fits up to 360 mm radiators", [("radiator_support", "ge", 360.0)]),
+        ("a chassis with room for a 300mm GPU", [("gpu_clearance", "ge", 300.0)]),
+        ("能装360mm冷排的机箱", [("radiator_support", "ge", 360.0)]),
+        ("an AIO cooler with a 240mm radiator", [("length", "eq", 0.24)]),
+    ],
+)
+def test_a_supported_part_size_is_a_lower_bound_on_what_the_case_takes(
+    text: str, expected: list[tuple[str, str, float]]
+) -> None:
+    assert comparisons(text) == expected
+
+
+def test_switch_and_light_colours_are_no_colour_filter() -> None:
+    labels = parse_request_specs("a white keyboard with red switches and blue backlight").labels
+    assert [(spec.attribute, spec.values) for spec in labels] == [("color_family", ["white"])]

@@ -199,3 +199,28 @@ def test_a_spec_search_never_returns_a_listing_violating_a_spec(
     verdicts = {h.product.key: check(h.product.specs, specs) for h in response.results}
     assert "violates" not in verdicts.values()
     assert set(response.unstated) == {key for key, v in verdicts.items() if v == "unknown"}
+
+
+def test_a_product_named_by_its_model_after_a_compatibility_phrase_is_the_source(
+    service: RecallService,
+) -> None:
+    reference = resolve_references(service, "a keyboard in the same colour as the Corsair 5000D")
+    assert reference.source is not None and reference.source.key == "jd:case"
+    assert reference.compatibility is not None
+    assert [spec.values for spec in reference.compatibility.specs.labels] == [["white"]]
+    assert "5000D" not in reference.query and "keyboard" in reference.query
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a keyboard in the same colour as my case",  # no model word: nothing to resolve
+        "a keyboard compatible with the Corsair 9000X",  # no listing holds the name
+        "the Corsair 5000D",  # a name alone is an ordinary search
+    ],
+)
+def test_a_name_that_is_no_catalog_reference_is_left_alone(
+    service: RecallService, text: str
+) -> None:
+    reference = resolve_references(service, text)
+    assert reference.source is None and reference.query == text

@@ -1,5 +1,5 @@
-"""A product the message refers to — a shop URL, or a shown item with "compatible / fits
-this / 兼容 / 同色" — turned into the specs the search must meet (the compatibility table)
+"""A product the message refers to — a shop URL, a product named by its model, or a shown
+item with "compatible / fits this / 兼容 / 同色" — turned into the specs the search must meet (the compatibility table)
 or into the product's own title (a cheaper offer of it, a substitute)."""
 
 from __future__ import annotations
@@ -58,10 +58,13 @@ def reference_specs(
 ) -> ReferenceSpecs | None:
     """The referenced product's contribution, or None when the message refers to none."""
     query = plan.query or message
-    if PRODUCT_URL.search(message):
-        reference = resolve_references(recall, message)
-        if reference.source is None:
-            return None
+    has_url = PRODUCT_URL.search(message) is not None
+    cued = COMPATIBILITY_CUE.search(message) is not None
+    if not (has_url or cued):
+        return None
+    # a shop URL, or a product named by its model ("compatible with the Corsair 5000D")
+    reference = resolve_references(recall, message)
+    if reference.source is not None:
         compatibility = reference.compatibility
         return ReferenceSpecs(
             source=reference.source,
@@ -70,7 +73,7 @@ def reference_specs(
             missing=compatibility.missing if compatibility is not None else [],
             kind=compatibility.target_kind if compatibility is not None else "",
         )
-    if not COMPATIBILITY_CUE.search(message):
+    if has_url:
         return None
     source = _shown_source(recall, session, plan)
     if source is None:

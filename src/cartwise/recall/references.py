@@ -5,6 +5,11 @@ The URL's last path segment is a slug of the listing's title (WooCommerce and mo
 build it so); it is resolved against the catalog by a BM25 search of its words and an exact
 slug comparison, falling back to the closest title by word overlap. An unresolvable URL is
 left out of the search text and reported, never guessed.
+
+Without a URL, a product named by its model after a compatibility phrase ("compatible with
+the Corsair 5000D", "the same size as the ASUS VG279Q3A") is resolved the same way, but
+only to a listing whose title holds every word of the name, and only when the request asks
+for something that goes with it: a name alone is an ordinary search.
 """
 
 from __future__ import annotations
@@ -57,6 +62,48 @@ def resolve_slug(service: RecallService, slug: str) -> Product | None:
     return best[1] if best is not None and best[0] >= MIN_OVERLAP else None
 
 
+TITLE_REFERENCE = re.compile(
+    r"(?:compatible\s+with|works?\s+with|goes\s+with|to\s+go\s+with|fits?|to\s+fit|"
+    r"same\s+(?:colou?r|size)\s+as|matches|matching|兼容|适配|适合|搭配|配)\s*"
+    r"(?:the\s+|my\s+|a\s+|an\s+|this\s+)?(?P<name>[^,.;:!?()，。；：！？]{3,60})",
+    re.IGNORECASE,
+)
+_NAME_END = re.compile(
+    r"\s+(?:and|or|that|which|with|in|for|under|below|from|but|please)\b.*$|的.*$",
+    re.IGNORECASE,
+)
+_MODEL_WORD = re.compile(r"[a-z]*\d[a-z0-9]*", re.IGNORECASE)
+
+
+def resolve_title(service: RecallService, name: str) -> Product | None:
+    """The listing a product name points at: it must carry a model word (a word with a
+    digit: "5000D", "VG279Q3A"), and the listing's title must hold every word of the name."""
+    words = slugify(name).split("-")
+    if not any(_MODEL_WORD.fullmatch(word) for word in words):
+        return None
+    hits = service.search(" ".join(words), k=SLUG_CANDIDATES, mode="lexical").results
+    for hit in hits:
+        if set(words) <= set(slugify(hit.product.title).split("-")):
+            return hit.product
+    return None
+
+
+def _title_reference(service: RecallService, text: str) -> ReferencePlan | None:
+    for match in TITLE_REFERENCE.finditer(text):
+        name = _NAME_END.sub("", match.group("name"))
+        source = resolve_title(service, name) if name.strip() else None
+        if source is None:
+            continue
+        name_end = match.start("name") + len(name)
+        remaining = " ".join((text[: match.start("name")] + " " + text[name_end:]).split())
+        plan = compatibility_specs(
+            remaining, source.specs, source_kind=product_kind(source.title, source.category_raw)
+        )
+        if plan.applies:
+            return ReferencePlan(query=remaining, source=source, compatibility=plan)
+    return None
+
+
 class ReferencePlan(BaseModel):
     """What a request with a product reference searches."""
 
@@ -71,8 +118,11 @@ class ReferencePlan(BaseModel):
 
 
 def resolve_references(service: RecallService, text: str) -> ReferencePlan:
-    """The request's first resolvable product URL, and what it asks of it."""
+    """The request's first resolvable product URL (else a product named by its title after
+    a compatibility phrase), and what it asks of it."""
     urls = PRODUCT_URL.findall(text)
+    if not urls:
+        return _title_reference(service, text) or ReferencePlan(query=" ".join(text.split()))
     remaining = " ".join(PRODUCT_URL.sub(" ", text).split())
     source: Product | None = None
     unresolved: list[str] = []

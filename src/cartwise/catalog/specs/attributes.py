@@ -22,6 +22,11 @@ Canonical units and exact-match tolerances (relative to the asked value):
 | pack_count | pcs | 0 | a 2-pack is not a 3-pack |
 | weight | kg | 5 % | 斤 = 0.5 kg; lb and oz converted by pint |
 | memory_slots | slots | 0 | a board has 2, 4 or 8 |
+| radiator_support | mm | 0 | the largest radiator a case takes (120, 240, 280, 360, 420) |
+| gpu_clearance | mm | 2 % | the longest graphics card a case takes ("331mm GPU") |
+
+radiator_support and gpu_clearance are capacity limits: a request "supports 240mm
+radiators" is `≥ 240 mm` (`scan.CLEARANCE_ATTRIBUTES`).
 """
 
 from __future__ import annotations
@@ -81,6 +86,8 @@ ATTRIBUTES: Mapping[str, AttributeInfo] = {
         _number("pack_count", "pcs", 0.0, "pack size", "数量"),
         _number("weight", "kg", 0.05, "weight", "重量"),
         _number("memory_slots", "slots", 0.0, "memory slots", "内存插槽"),
+        _number("radiator_support", "mm", 0.0, "radiator support", "冷排支持"),
+        _number("gpu_clearance", "mm", 0.02, "GPU length supported", "显卡限长"),
         _label("socket", "socket", "插槽"),
         _label("memory_type", "memory type", "内存类型"),
         _label("interface", "interface", "接口"),

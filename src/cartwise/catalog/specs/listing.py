@@ -14,6 +14,7 @@ from functools import lru_cache
 from cartwise.catalog.specs.model import ProductSpecs
 from cartwise.catalog.specs.scan import Scan, normalize, scan_quantities
 from cartwise.catalog.specs.vocabulary import (
+    COMPONENT_KEY,
     inferred_sockets,
     label_hits,
     zh_colour_families,
@@ -82,7 +83,7 @@ def _value_colours(value: str) -> tuple[str, ...]:
 def _colour_values(attributes: Mapping[str, list[str]]) -> list[str]:
     families: list[str] = []
     for key, values in attributes.items():
-        if _COLOUR_KEY.search(key):
+        if _COLOUR_KEY.search(key) and not COMPONENT_KEY.search(key):
             for value in values:
                 families += [f for f in _value_colours(value) if f not in families]
     return families

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 
 from cartwise.catalog.specs.model import LabelSpec, NumericSpec, RequestSpecs, SpecOp, SpecSort
-from cartwise.catalog.specs.scan import NUMBER, Quantity, normalize, scan_quantities
+from cartwise.catalog.specs.scan import (
+    CLEARANCE_ATTRIBUTES,
+    NUMBER,
+    Quantity,
+    normalize,
+    scan_quantities,
+)
 from cartwise.catalog.specs.superlatives import find_sort
 from cartwise.catalog.specs.vocabulary import LabelHit, label_hits
 
@@ -197,6 +203,8 @@ def parse_request_specs(text: str) -> RequestSpecs:
         if index in used:
             continue
         op = _op_for(normalized, quantity)
+        if quantity.attribute in CLEARANCE_ATTRIBUTES and op in ("eq", "le"):
+            op = "ge"  # "supports (up to) 240mm radiators": the case takes at least that
         numeric.append(
             NumericSpec(
                 attribute=quantity.attribute, op=op, value=quantity.value, text=quantity.text

@@ -256,6 +256,59 @@ def _pair_memory_with_storage(scan: Scan, text: str, guessed: set[int]) -> None:
                 scan.quantities[second] = Quantity("storage", b.value, b.start, b.end, b.text)
 
 
+_RADIATOR_AFTER = re.compile(
+    r"\s*-?\s*(?:aio\s+|liquid\s+|water\s+)?(?:radiators?|rads?)\b|\s*冷排", _I
+)
+_RADIATOR_BEFORE = re.compile(r"(?:radiators?|\brads?\b|冷排)[^|;.\d]{0,28}$", _I)
+_GPU_AFTER = re.compile(
+    r"\s*-?\s*(?:long\s+)?(?:gpus?\b|graphics\s+cards?\b|video\s+cards?\b|vga\b|显卡)", _I
+)
+_GPU_BEFORE = re.compile(
+    r"(?:\bgpus?\b|graphics\s+cards?\b|video\s+cards?\b|\bvga\b|显卡)[^|;.\d]{0,28}$", _I
+)
+_CAPACITY_WORDS = re.compile(
+    r"support|up\s+to|\bmax|\bfits?\b|clearance|compatib|room\s+for|space\s+for|\ballows?\b|"
+    r"支持|最大|最长|兼容|限长",
+    _I,
+)
+_CASE = re.compile(r"\bcases?\b|chassis|\btower\b|机箱", _I)
+"""A size next to "radiator" or "GPU" is what a case takes when a capacity word is near it
+or the text is about a case; an AIO cooler's "240mm radiator" stays its own length."""
+_CLEARANCE_CHAIN = re.compile(r"[^|;\d]{0,16}", _I)
+CLEARANCE_ATTRIBUTES = ("radiator_support", "gpu_clearance")
+"""Capacity limits: the largest part a case takes, so a request for N means "≥ N"."""
+
+
+def _clearance_attribute(scan: Scan, text: str, m: re.Match[str], context: str) -> str | None:
+    """radiator_support / gpu_clearance when the length at `m` is the size of a radiator or
+    graphics card a case takes ("supports 240mm radiators", "GPU length up to 400mm",
+    "331mm GPU & 280mm Radiator Support"), else None. The words right after the number
+    decide before the words before it: in "radiators and 330mm GPUs" 330 is a GPU; a size
+    right after one continues its list ("Radiator: 360 mm front, 280 mm top")."""
+    after = text[m.end() : m.end() + 24]
+    before = text[max(0, m.start() - 32) : m.start()]
+    previous = scan.quantities[-1] if scan.quantities else None
+    if _GPU_AFTER.match(after):
+        attribute = "gpu_clearance"
+    elif _RADIATOR_AFTER.match(after):
+        attribute = "radiator_support"
+    elif _GPU_BEFORE.search(before):
+        attribute = "gpu_clearance"
+    elif _RADIATOR_BEFORE.search(before):
+        attribute = "radiator_support"
+    elif (
+        previous is not None
+        and previous.attribute in CLEARANCE_ATTRIBUTES
+        and previous.end <= m.start()
+        and _CLEARANCE_CHAIN.fullmatch(text[previous.end : m.start()])
+    ):
+        return previous.attribute
+    else:
+        return None
+    near = text[max(0, m.start() - 40) : m.end() + 40]
+    return attribute if _CAPACITY_WORDS.search(near) or _CASE.search(context) else None
+
+
 _NOT_SCREEN = re.compile(
     r"cable|\blong\b|length|luggage|suitcase|carry-?on|wheel|bike|bicycle|tyre|tire|pizza|cake|"
     r"pipe|hose|线|长|行李箱|拉杆箱|轮|自行车|单车|蛋糕|披萨|水管",
@@ -395,7 +448,11 @@ def _add_quantity(
             or _JACK_BEFORE.search(text[max(0, m.start() - 16) : m.start()])
         ):
             return
-        scan.add("length", scaled, m)
+        clearance = _clearance_attribute(scan, text, m, context)
+        if clearance is not None:
+            scan.add(clearance, scaled * 1000.0, m)  # canonical mm
+        else:
+            scan.add("length", scaled, m)
     elif family == "data":
         if m.group(0)[-1:] == "G" and value not in _DATA_G_VALUES:
             return

@@ -1,19 +1,15 @@
 """Unit words as listings and shoppers write them, and their factors to canonical units.
 
-Every factor comes from `pint` (one registry, built on first use and cached per unit), so
-"6 ft" and "1.83 m" agree to pint's definitions; the parser never sends a value string
-through pint, which would cost ~100 µs per value at ingest. Chinese market units pint does
-not know are defined on the registry (斤 = 0.5 kg, 公分 = 1 cm).
+Factors are a literal table (`FACTORS`), checked against `pint` by
+`tests/catalog/test_spec_units.py` (which defines the Chinese market units pint does not
+know: 斤 = 0.5 kg, 万像素 = 10,000 pixels): building pint's registry costs 0.5-17 s on a loaded machine, and the first request of a
+process must not pay it. No value string ever goes through pint.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    import pint
+from typing import Literal
 
 Family = Literal[
     "length",
@@ -112,22 +108,46 @@ UNIT_WORDS: list[tuple[str, Family, str]] = [
 ]
 
 
-@cache
-def _registry() -> pint.UnitRegistry[float]:
-    import pint
+FACTORS: dict[tuple[str, Family], float] = {
+    ("m", "length"): 1.0,
+    ("cm", "length"): 0.01,
+    ("mm", "length"): 0.001,
+    ("km", "length"): 1000.0,
+    ("ft", "length"): 0.3048,
+    ("inch", "length"): 0.0254,
+    ("inch", "inch"): 1.0,
+    ("GB/s", "speed"): 1000.0,
+    ("MB/s", "speed"): 1.0,
+    ("TB", "data"): 1000.0,
+    ("GB", "data"): 1.0,
+    ("L", "volume"): 1.0,
+    ("mL", "volume"): 0.001,
+    ("cubic_foot", "volume"): 28.316846592,
+    ("gallon", "volume"): 3.785411784,
+    ("mA*h", "battery"): 1.0,
+    ("A*h", "battery"): 1000.0,
+    ("kW", "power"): 1000.0,
+    ("W", "power"): 1.0,
+    ("GHz", "frequency"): 1000.0,
+    ("MHz", "frequency"): 1.0,
+    ("Hz", "refresh"): 1.0,
+    ("MP", "camera"): 1.0,
+    ("wan_pixel", "camera"): 0.01,
+    ("count", "camera"): 1e-6,
+    ("kg", "weight"): 1.0,
+    ("g", "weight"): 0.001,
+    ("lb", "weight"): 0.45359237,
+    ("oz", "weight"): 0.028349523125,
+    ("jin", "weight"): 0.5,
+}
+"""(pint unit, family) → how many canonical units one unit is ("ft" → 0.3048 m): every pair
+`UNIT_WORDS` names, plus inch as a length. Exact definitions (SI prefixes, the international
+foot and pound, the US gallon); `tests/catalog/test_spec_units.py` checks each against pint."""
 
-    registry: pint.UnitRegistry[float] = pint.UnitRegistry()
-    registry.define("jin = 0.5 * kilogram = 斤")
-    registry.define("MP = 1e6 * count")
-    registry.define("wan_pixel = 1e4 * count")  # 万像素: 4800万像素 is 48 MP
-    return registry
 
-
-@cache
 def factor(unit: str, family: Family) -> float:
     """How many canonical units one `unit` is ("ft" → 0.3048 for length)."""
-    registry = _registry()
-    return float(registry.Quantity(1.0, unit).to(CANONICAL[family]).magnitude)
+    return FACTORS[unit, family]
 
 
 UNIT_PATTERN = "(?P<unit>" + "|".join(f"(?:{pattern})" for pattern, _, _ in UNIT_WORDS) + ")"

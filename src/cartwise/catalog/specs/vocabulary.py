@@ -77,7 +77,7 @@ INTERFACES: list[tuple[str, str]] = [
         r"\bapple\s+lightning\b|(?:接口|interface|connector)[^|]{0,12}?\blightning\b",
         "lightning",
     ),
-    (r"\bsata\s?(?:iii|3|ii|2)?\b", "sata"),
+    (r"\bsata(?:\s?(?:iii|3|ii|2))?\b", "sata"),
     (r"\bnvme\b", "nvme"),
     (r"\bpcie\s?(?:gen\s?)?5(?:\.0)?\b|\bpci-e\s?5(?:\.0)?\b", "pcie5"),
     (r"\bpcie\s?(?:gen\s?)?4(?:\.0)?\b|\bpci-e\s?4(?:\.0)?\b|\bnvme\s+gen\s?4\b", "pcie4"),
@@ -139,6 +139,34 @@ COLOUR_ZH_IN_TEXT = re.compile(
 )
 """In free text (titles, requests) a colour needs 色 after it: 黑珍珠 is a pearl."""
 
+COMPONENT_AFTER = re.compile(
+    r"[\s-]*(?:(?:mechanical|optical|linear|tactile|clicky|hot-?swap(?:pable)?|key)\s+){0,2}"
+    r"(?:switch(?:es)?\b|axis\b|leds?\b(?!\s*(?:monitor|tv|display|screen))|light(?:s|ing)?\b|"
+    r"back-?light(?:ing)?\b|back-?lit\b|dot\b|glow\b|illumination\b|laser\b|accents?\b|"
+    r"色?(?:轴|背光|灯|光))",
+    _I,
+)
+"""What may follow a colour word that names a part's colour, not the product's: keyboard
+switches ("ROG RX Red Switches", 红轴), lights ("white LED fan", "red backlight", 蓝色背光),
+"Red Dot" (an award, a sight). An LED *monitor* stays a colour ("black LED monitor")."""
+
+SWITCH_BEFORE = re.compile(
+    r"(?:\bcherry\s+mx|\bmx|\brx|\bnx|\bgateron|\bkailh|\boutemu|\bakko|\btactile|\blinear|"
+    r"\bclicky)[\s-]*(?:speed\s+)?$",
+    _I,
+)
+"""A switch family right before a colour makes it a switch type: "Cherry MX Brown", "NX Red"."""
+
+COMPONENT_KEY = re.compile(r"light|\bled|switch|背光|灯|轴", re.IGNORECASE)
+"""Attribute keys naming a part's colour ("Backlight colour", "Switch colour")."""
+
+
+def names_a_component(text: str, start: int, end: int) -> bool:
+    """Whether the colour word at text[start:end] colours a part (switches, lights)."""
+    return bool(
+        COMPONENT_AFTER.match(text, end) or SWITCH_BEFORE.search(text, max(0, start - 20), start)
+    )
+
 
 @dataclass(frozen=True)
 class LabelHit:
@@ -163,8 +191,16 @@ class _Table:
     def worth_scanning(self, lowered: str) -> bool:
         return not self.markers or any(marker in lowered for marker in self.markers)
 
-    def value_of(self, hit: str) -> str:
-        return next(value for pattern, value in self.spellings if pattern.fullmatch(hit))
+    def value_of(self, match: re.Match[str]) -> str | None:
+        """The value of the first spelling that matches exactly `match`'s span *in place*:
+        a spelling's lookarounds and word boundaries need the text around the hit ("SATA "
+        ends at a boundary only because a word follows it)."""
+        start, end = match.span()
+        for pattern, value in self.spellings:
+            hit = pattern.match(match.string, start)
+            if hit is not None and hit.end() == end:
+                return value
+        return None
 
 
 def _table(table: list[tuple[str, str]], markers: tuple[str, ...] = ()) -> _Table:
@@ -216,7 +252,9 @@ def _scan(text: str, attribute: str) -> Iterator[LabelHit]:
     if not table.worth_scanning(text.lower()):
         return
     for match in table.any_spelling.finditer(text):
-        yield LabelHit(attribute, table.value_of(match.group(0)), match.start(), match.end())
+        value = table.value_of(match)
+        if value is not None:
+            yield LabelHit(attribute, value, match.start(), match.end())
 
 
 def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[LabelHit]:
@@ -228,14 +266,23 @@ def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[La
             for m in COLOUR_ZH_IN_TEXT.finditer(text)
             for value in zh_colour_families(m.group(1))[:1]
         ]
+        hits = [
+            hit
+            for hit in hits
+            if hit.attribute != "color_family" or not names_a_component(text, hit.start, hit.end)
+        ]
     return sorted(hits, key=lambda hit: hit.start)
+
+
+_ZH_COMPONENT_COLOUR = re.compile(r"[黑白红青茶蓝绿黄银粉紫灰橙][色]?(?:轴|背光|灯光|灯)")
+"""红轴, 蓝色背光: a switch type or a light colour inside a colour value ("黑色红轴")."""
 
 
 def zh_colour_families(text: str) -> list[str]:
     """Colour families in a Chinese colour value ("深灰色" → grey); the first spelling wins
     over the characters it contains (玫瑰金 is metallic, not pink)."""
     found: list[str] = []
-    taken: list[tuple[int, int]] = []
+    taken = [m.span() for m in _ZH_COMPONENT_COLOUR.finditer(text)]
     for pattern, value in _COLOURS_ZH:
         for match in pattern.finditer(text):
             start, end = match.span()
