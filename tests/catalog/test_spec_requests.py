@@ -187,3 +187,15 @@ def test_a_supported_part_size_is_a_lower_bound_on_what_the_case_takes(
 def test_switch_and_light_colours_are_no_colour_filter() -> None:
     labels = parse_request_specs("a white keyboard with red switches and blue backlight").labels
     assert [(spec.attribute, spec.values) for spec in labels] == [("color_family", ["white"])]
+
+
+@pytest.mark.parametrize("request_text", ["find me green tea", "来点红茶", "黑巧克力推荐"])
+def test_a_colour_inside_a_product_name_is_not_a_colour_spec(request_text: str) -> None:
+    """Regression: "green tea" filtered tea listings by the colour green."""
+    assert [
+        s for s in parse_request_specs(request_text).labels if s.attribute == "color_family"
+    ] == []
+
+
+def test_a_colour_said_of_the_product_is_still_a_colour_spec() -> None:
+    assert [s.values for s in parse_request_specs("a green water bottle").labels] == [["green"]]

@@ -9,6 +9,7 @@ parser owns, so it never becomes a spec here.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from cartwise.catalog.specs.model import LabelSpec, NumericSpec, RequestSpecs, SpecOp, SpecSort
 from cartwise.catalog.specs.scan import (
@@ -210,7 +211,7 @@ def parse_request_specs(text: str) -> RequestSpecs:
                 attribute=quantity.attribute, op=op, value=quantity.value, text=quantity.text
             )
         )
-    hits = label_hits(lowered)
+    hits = [hit for hit in label_hits(lowered) if not _inside_a_type_name(lowered, hit)]
     sort = find_sort(lowered)
     cheapest_match = _CHEAPEST.search(lowered)
     if cheapest_match is not None:
@@ -224,6 +225,30 @@ def parse_request_specs(text: str) -> RequestSpecs:
         sort=sort,
         cheapest=cheapest_match is not None,
         unchecked=unchecked,
+    )
+
+
+@cache
+def _coloured_type_names() -> re.Pattern[str]:
+    """Product-type names with a colour word in them ("green tea", "红茶", "white wine",
+    "黑巧克力"): there the colour names the product, not the listing's colour."""
+    from cartwise.catalog.taxonomy import product_types  # the taxonomy imports the product
+
+    names = {
+        name.casefold()
+        for kind in product_types()
+        for name in kind.names
+        if any(hit.attribute == "color_family" for hit in label_hits(name.casefold()))
+    }
+    if not names:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+
+
+def _inside_a_type_name(lowered: str, hit: LabelHit) -> bool:
+    return hit.attribute == "color_family" and any(
+        match.start() <= hit.start and hit.end <= match.end()
+        for match in _coloured_type_names().finditer(lowered)
     )
 
 
