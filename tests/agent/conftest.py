@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from cartwise.memory import create_preference_store, create_session_store
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
+from cartwise.understanding.rules.engine import RulesEngine
 from tests.factories import make_product
 
 PLATFORMS = ("jd", "taobao", "amazon")
@@ -86,6 +88,31 @@ def make_deps(settings: Settings) -> Iterator[DepsFactory]:
         deps.preferences.close()
         deps.sessions.close()
     recall.close()
+
+
+@contextmanager
+def rules_agent_over(
+    settings: Settings, catalog: Sequence[Product], *, max_picks: int
+) -> Iterator[AgentDeps]:
+    """The rules engine and real stores over `catalog`, indexed with the settings' embedder."""
+    settings = settings.model_copy(update={"agent_max_picks": max_picks})
+    embedder = create_embedder(settings.embedder)
+    recall = RecallService.open(settings, embedder)
+    recall.upsert(catalog, embedder.embed_documents([p.embedding_text() for p in catalog]))
+    deps = AgentDeps(
+        settings=settings,
+        preferences=create_preference_store(settings, embedder),
+        sessions=create_session_store(settings),
+        recall=recall,
+        engine=RulesEngine(),
+        embedder=embedder,
+    )
+    try:
+        yield deps
+    finally:
+        deps.preferences.close()
+        deps.sessions.close()
+        recall.close()
 
 
 # --- The real thing: rules engine, bundled e5 model, a slice of the demo catalog ----------

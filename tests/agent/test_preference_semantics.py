@@ -5,47 +5,19 @@ Redis marked `redis`). Each test uses fresh users, so conversations never share 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.picker import DEMOTE_WEIGHT
 from cartwise.agent.result import TurnResult
-from cartwise.memory import create_preference_store, create_session_store
-from cartwise.settings import Settings
-from cartwise.understanding import create_engine
-from tests.agent.conftest import DemoSlice
-from tests.agent.test_conversations import PLASTIC, fresh, full_text, say
+from tests.agent.test_conversations import PLASTIC, agent, fresh, full_text, say
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
+__all__ = ["agent"]  # the conversations' fixture: e5, the demo slice, SQLite and Redis
 
 BLACK = re.compile(r"(?<![a-z])black(?![a-z])|黑色|黑")
 NIKE = re.compile(r"(?<![a-z])nike(?![a-z])|耐克")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
-def agent(
-    request: pytest.FixtureRequest, demo_slice: DemoSlice, tmp_path: Any
-) -> Iterator[AgentDeps]:
-    overrides: dict[str, Any] = {}
-    if request.param == "redis":
-        overrides = {"store_backend": "redis", "redis_url": request.getfixturevalue("clean_redis")}
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, cartwise_home=tmp_path / "home", embedder="e5:small", **overrides
-    )
-    deps = AgentDeps(
-        settings=settings,
-        preferences=create_preference_store(settings, demo_slice.embedder),
-        sessions=create_session_store(settings),
-        recall=demo_slice.recall,
-        engine=create_engine(settings),
-        embedder=demo_slice.embedder,
-    )
-    yield deps
-    deps.preferences.close()
-    deps.sessions.close()
 
 
 def matching(agent: AgentDeps, result: TurnResult, pattern: re.Pattern[str]) -> list[str]:

@@ -15,11 +15,8 @@ from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.specs import ProductSpecs, check
-from cartwise.embedding import create_embedder
-from cartwise.memory import create_preference_store, create_session_store
-from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
-from cartwise.understanding.rules.engine import RulesEngine
+from tests.agent.conftest import rules_agent_over
 from tests.factories import make_product
 
 CABLES = [
@@ -87,23 +84,8 @@ def spec_catalog() -> list[Product]:
 
 @pytest.fixture
 def deps(settings: Settings) -> Iterator[AgentDeps]:
-    settings = settings.model_copy(update={"agent_max_picks": 6})
-    embedder = create_embedder(settings.embedder)
-    recall = RecallService.open(settings, embedder)
-    catalog = spec_catalog()
-    recall.upsert(catalog, embedder.embed_documents([p.embedding_text() for p in catalog]))
-    deps = AgentDeps(
-        settings=settings,
-        preferences=create_preference_store(settings, embedder),
-        sessions=create_session_store(settings),
-        recall=recall,
-        engine=RulesEngine(),
-        embedder=embedder,
-    )
-    yield deps
-    deps.preferences.close()
-    deps.sessions.close()
-    recall.close()
+    with rules_agent_over(settings, spec_catalog(), max_picks=6) as deps:
+        yield deps
 
 
 class Conversation:
