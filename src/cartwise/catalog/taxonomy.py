@@ -60,7 +60,9 @@ class ProductType:
 
 
 @cache
-def _load() -> tuple[tuple[DomainInfo, ...], tuple[ProductType, ...]]:
+def _load() -> tuple[
+    tuple[DomainInfo, ...], tuple[ProductType, ...], dict[str, tuple[ProductType, ...]]
+]:
     text = resources.files("cartwise.catalog").joinpath("data/product_types.yml").read_text("utf-8")
     data = yaml.safe_load(text)
     try:
@@ -77,9 +79,15 @@ def _load() -> tuple[tuple[DomainInfo, ...], tuple[ProductType, ...]]:
             )
             for slug, (domain, icon, zh, en) in data["types"].items()
         )
+        by_slug = {t.slug: t for t in types}
+        groups: dict[str, tuple[ProductType, ...]] = {}
+        for zh, en, members in data.get("groups", {}).values():
+            kinds = tuple(by_slug[slug] for slug in members)
+            for name in [*zh.split("|"), *en.split("|")]:
+                groups[name.casefold()] = kinds
     except (KeyError, ValueError, TypeError) as exc:
         raise ConfigurationError(f"product_types.yml is malformed: {exc}") from exc
-    return infos, types
+    return infos, types, groups
 
 
 def domains() -> list[DomainInfo]:
@@ -103,23 +111,9 @@ def product_type(slug: str) -> ProductType | None:
 
 
 @cache
-def _groups() -> dict[str, tuple[ProductType, ...]]:
-    """Umbrella word (casefolded) → its member types ("零食" → nuts, chips, candy…)."""
-    text = resources.files("cartwise.catalog").joinpath("data/product_types.yml").read_text("utf-8")
-    groups: dict[str, tuple[ProductType, ...]] = {}
-    try:
-        for zh, en, members in yaml.safe_load(text).get("groups", {}).values():
-            kinds = tuple(_by_slug()[slug] for slug in members)
-            for name in [*zh.split("|"), *en.split("|")]:
-                groups[name.casefold()] = kinds
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ConfigurationError(f"product_types.yml groups are malformed: {exc}") from exc
-    return groups
-
-
-@cache
 def _name_pattern() -> tuple[re.Pattern[str], dict[str, tuple[ProductType, ...]]]:
-    owner: dict[str, tuple[ProductType, ...]] = dict(_groups())
+    # An umbrella word ("零食") stands for all its member types (nuts, chips, candy…).
+    owner: dict[str, tuple[ProductType, ...]] = dict(_load()[2])
     for t in reversed(product_types()):  # a type's own name wins over an umbrella word
         for n in reversed(t.names):
             owner[n.casefold()] = (t,)
