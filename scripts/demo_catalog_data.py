@@ -2,7 +2,7 @@
 real model tables, specs, materials, colors, sizes.
 
 The product types themselves (slug, domain, names) live in the package
-(`cartwise/catalog/data/product_types.yml`); this file says how each type is made and sold.
+(`cartwise/vocabulary/data/taxonomy.yml`); this file says how each type is made and sold.
 Kept apart from `generate_demo_catalog.py` so the generator reads as logic and this file as
 data. Changing anything here changes the committed catalog: run `make demo-catalog`.
 """
