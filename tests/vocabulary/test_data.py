@@ -134,3 +134,16 @@ def test_one_colour_table_every_family_named_in_chinese() -> None:
     assert len(slugs) == len(set(slugs))
     names = [fold_form(n) for c in table.colours for n in c.names]
     assert len(names) == len(set(names)), "a colour name is listed twice"
+
+
+def test_the_domain_vocabulary_knows_every_domain_and_lists_a_word_once() -> None:
+    from cartwise.vocabulary import taxonomy
+
+    data = taxonomy()
+    names = {d.slug for d in data.domains}
+    assert len(names) == 21
+    assert {t.domain for t in data.types} == names
+    for domain in names:
+        words = [*data.nouns.get(domain, ()), *data.domain_words.get(domain, ())]
+        folded = [fold_form(w) for w in words]
+        assert len(folded) == len(set(folded)), domain

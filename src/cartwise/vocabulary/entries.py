@@ -12,6 +12,7 @@ Kind = Literal[
     "product_type",
     "type_group",
     "product_noun",
+    "domain_word",
     "brand",
     "platform",
     "size",
@@ -28,7 +29,8 @@ Kind = Literal[
 - `colour`: a colour as a preference (category color; `detail` is its family);
 - `colour_shade`: a word that puts a listing in a colour family ("charcoal"), no preference;
 - `product_type` / `type_group` / `product_noun`: a taxonomy type, an umbrella word for several
-  types ("零食", "toys"), a generic noun for a domain ("鞋", "clothes");
+  types ("零食", "toys"), a generic noun for a domain ("鞋", "clothes"), a word that files a
+  listing under a domain (its names, "apparel", "母婴");
 - `brand`, `platform`, `size` (a size word: "大码" is XL), `currency` (an ISO code);
 - `recipient` / `pet`: whom a purchase is for;
 - `safety`: a word that makes a refusal a safety matter (category allergy or health);

@@ -41,10 +41,15 @@ def _pairs(kind: Kind, brands: Sequence[Brand]) -> Iterable[tuple[str, Entry]]:
             yield from ((n, Entry(kind, t.slug, domain=t.domain)) for n in t.zh_names + t.en_names)
     elif kind == "type_group":
         for group in taxonomy().groups:
-            yield from ((n, Entry(kind, group.slug)) for n in group.names)
+            entry = Entry(kind, group.slug, domain=taxonomy().group_domain(group))
+            yield from ((n, entry) for n in group.names)
     elif kind == "product_noun":
         for domain, nouns in taxonomy().nouns.items():
             yield from ((n, Entry(kind, domain, domain=domain)) for n in nouns)
+    elif kind == "domain_word":
+        for named in taxonomy().domains:
+            names = (named.zh, named.en, *taxonomy().domain_words.get(named.slug, ()))
+            yield from ((n, Entry(kind, named.slug, domain=named.slug)) for n in names)
     elif kind == "brand":
         for brand in brands:
             entry = Entry(kind, brand.slug, "brand", brand.domain)

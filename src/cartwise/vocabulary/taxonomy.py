@@ -55,6 +55,13 @@ class Taxonomy:
     groups: tuple[TypeGroup, ...]
     nouns: dict[str, tuple[str, ...]]
     """Domain → generic nouns for it that name no single type ("鞋", "clothes")."""
+    domain_words: dict[str, tuple[str, ...]]
+    """Domain → words that file a listing under it ("apparel", "母婴"), beside its names."""
+
+    def group_domain(self, group: TypeGroup) -> str:
+        """The domain all of a group's types are in, or "" when they span several."""
+        domains = {t.domain for t in self.types if t.slug in group.members}
+        return domains.pop() if len(domains) == 1 else ""
 
 
 @cache
@@ -72,6 +79,9 @@ def taxonomy() -> Taxonomy:
             for slug, (zh, en, members) in data.get("groups", {}).items()
         )
         nouns = {d: words(forms, f"taxonomy nouns.{d}") for d, forms in data["nouns"].items()}
+        domain_words = {
+            d: words(forms, f"taxonomy domain_words.{d}") for d, forms in data["domain_words"].items()
+        }
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ConfigurationError(f"vocabulary/data/taxonomy.yml is malformed: {exc}") from exc
     known = {d.slug for d in domains}
@@ -82,6 +92,7 @@ def taxonomy() -> Taxonomy:
     for group in groups:
         if not set(group.members) <= type_slugs:
             raise ConfigurationError(f"taxonomy: group {group.slug} names unknown types")
-    if not set(nouns) <= known:
-        raise ConfigurationError(f"taxonomy: nouns name unknown domains {set(nouns) - known}")
-    return Taxonomy(domains, types, groups, nouns)
+    for section in (nouns, domain_words):
+        if not set(section) <= known:
+            raise ConfigurationError(f"taxonomy names unknown domains {set(section) - known}")
+    return Taxonomy(domains, types, groups, nouns, domain_words)
