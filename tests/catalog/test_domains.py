@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-import pytest
-
 import json
 from pathlib import Path
+
+import pytest
 
 from cartwise.catalog.domains import infer_domain
 from cartwise.catalog.product import Domain

@@ -80,7 +80,8 @@ def taxonomy() -> Taxonomy:
         )
         nouns = {d: words(forms, f"taxonomy nouns.{d}") for d, forms in data["nouns"].items()}
         domain_words = {
-            d: words(forms, f"taxonomy domain_words.{d}") for d, forms in data["domain_words"].items()
+            d: words(forms, f"taxonomy domain_words.{d}")
+            for d, forms in data["domain_words"].items()
         }
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ConfigurationError(f"vocabulary/data/taxonomy.yml is malformed: {exc}") from exc
