@@ -13,7 +13,7 @@ import random
 import string
 from dataclasses import dataclass, field
 
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 # key -> (Chinese, English)
 MATERIALS: dict[str, tuple[str, str]] = {
@@ -768,7 +768,7 @@ class Platform:
 
     @property
     def fx_to_cny(self) -> float:
-        return DEFAULT_FX_TO_CNY[self.currency]
+        return fx_to_base()[self.currency]
 
     def item_id(self, rng: random.Random) -> str:
         if self.name == "amazon":

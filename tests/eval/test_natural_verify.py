@@ -253,7 +253,7 @@ def test_our_natural_set_is_fair_to_the_demo_catalog() -> None:
     conversations = load_natural(own_set_path("dev")) + load_natural(own_set_path("test"))
     cat = load_catalog(
         ROOT / "src/cartwise/catalog/demo/demo_catalog.jsonl.gz",
-        ROOT / "src/cartwise/catalog/data/product_types.yml",
+        ROOT / "src/cartwise/vocabulary/data/taxonomy.yml",
     )
     facts = load_facts(ROOT / "src/cartwise/eval/data/natural_facts.jsonl")
     assert [str(p) for p in Verifier(cat).problems(conversations, facts)] == []

@@ -4,9 +4,11 @@ amount, and the dated default rate into the base currency (settings may override
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 from cartwise.errors import ConfigurationError
 from cartwise.vocabulary.entries import Entry
@@ -81,18 +83,30 @@ def currency_of(form: str) -> str | None:
     return _by_form().get(fold_form(form))
 
 
-def forms_before() -> list[str]:
-    """Every form written before an amount (ISO codes included), folded, longest first."""
-    table = currency_table().currencies.values()
-    forms = {fold_form(f) for c in table for f in (c.code, *c.before)}
+def _forms(place: Literal["before", "after"]) -> list[str]:
+    """The forms as written (lowercased) and folded: a pattern over unfolded text must see
+    "￥" as well as "¥"."""
+    forms: set[str] = set()
+    for currency in currency_table().currencies.values():
+        for form in (currency.code, *(currency.before if place == "before" else currency.after)):
+            forms |= {form.lower(), fold_form(form)}
     return sorted(forms, key=lambda f: (-len(f), f))
 
 
-def forms_after() -> list[str]:
-    """Every form written after an amount (ISO codes included), folded, longest first."""
-    table = currency_table().currencies.values()
-    forms = {fold_form(f) for c in table for f in (c.code, *c.after)}
-    return sorted(forms, key=lambda f: (-len(f), f))
+@cache
+def currency_alternation(place: Literal["before", "after"]) -> str:
+    """A regex alternation (no group) of every form written `place` an amount, ISO codes
+    included, folded and longest first; a form that starts (before) or ends (after) with a
+    Latin letter may not touch another letter ("rm" is not in "form 100")."""
+    parts = []
+    for form in _forms(place):
+        escaped = re.escape(form)
+        if place == "before" and form[0].isascii() and form[0].isalpha():
+            escaped = f"(?<![a-z]){escaped}"
+        if place == "after" and form[-1].isascii() and form[-1].isalpha():
+            escaped = f"{escaped}(?![a-z])"
+        parts.append(escaped)
+    return "|".join(parts)
 
 
 @cache

@@ -9,7 +9,7 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 from __future__ import annotations
 
 from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
-from cartwise.understanding.money import money
+from cartwise.vocabulary import format_money
 
 MAX_ITEMS = 5
 
@@ -56,7 +56,7 @@ def _platform(item: ReplyItem, language: Language) -> str:
 
 def _price(item: ReplyItem, currency: str) -> str:
     converted = item.currency.upper() != currency
-    return ("≈" if converted else "") + money(item.shown_price or item.price, currency)
+    return ("≈" if converted else "") + format_money(item.shown_price or item.price, currency)
 
 
 def _join(parts: list[str], zh: bool) -> str:
