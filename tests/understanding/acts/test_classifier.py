@@ -9,7 +9,13 @@ from cartwise.embedding.base import Embedder
 from cartwise.embedding.e5 import E5Embedder
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.embedding.memo import QueryMemo
-from cartwise.understanding.acts import ACTS, Act, ActClassifier, create_act_classifier
+from cartwise.understanding.acts import (
+    ACTS,
+    Act,
+    ActClassifier,
+    ActPolicy,
+    create_act_classifier,
+)
 from cartwise.understanding.acts.classifier import SENTENCE_MODEL, shipped_weights
 from cartwise.understanding.acts.model import weights_path
 from cartwise.understanding.acts.training import data_digest, load_examples, training_data_path
@@ -54,7 +60,7 @@ def test_shipped_weights_load_for_every_act() -> None:
     assert weights.ngrams.dim > 1000
     for model in (weights.sentence, weights.surface):
         assert model.linear.weights.shape[1] == len(ACTS)
-        assert ((model.thresholds > 0) & (model.thresholds < 1)).all()
+        assert (model.calibration.scale > 0).all()
     assert weights.sentence.reads_sentences and not weights.surface.reads_sentences
 
 
@@ -63,6 +69,13 @@ def test_shipped_weights_are_not_stale() -> None:
     assert shipped_weights().digest == digest, (
         f"stale {weights_path(SENTENCE_MODEL).name}: run `python scripts/train_acts.py`"
     )
+
+
+def test_the_policy_takes_every_act_at_its_threshold_and_at_least_one() -> None:
+    policy = ActPolicy({**dict.fromkeys(ACTS, 0.5), Act.CLOSING: 0.3})
+    scores = dict.fromkeys(ACTS, 0.1) | {Act.THANKS: 0.7, Act.CLOSING: 0.35}
+    assert policy.decide(scores) == {Act.THANKS, Act.CLOSING}
+    assert ActPolicy().decide(dict.fromkeys(ACTS, 0.1) | {Act.REQUEST: 0.2}) == {Act.REQUEST}
 
 
 def test_another_embedders_vectors_are_never_read() -> None:

@@ -1,5 +1,5 @@
 """The learning math of the act classifier, in numpy: one-vs-rest logistic regression,
-Platt calibration of its scores, and the threshold policy's F1-best cut.
+Platt calibration of its scores, and (to compare policies) each act's F1-best cut.
 
 Each act is an independent binary decision (a message may perform several), so the model
 is one logistic regression per act, fitted together as one matrix. The loss is convex; it
@@ -7,7 +7,7 @@ is minimised by Nesterov-accelerated full-batch gradient descent with the step s
 the gradient's Lipschitz bound, which needs no tuning and gives the same weights on every
 run. Raw logistic scores of a regularised model are not probabilities of being right, so
 each act's score is mapped through a sigmoid fitted on held-out (cross-validated) scores
-(Platt scaling); the thresholds are then read on the calibrated scale.
+(Platt scaling); a threshold is then a probability.
 """
 
 from __future__ import annotations

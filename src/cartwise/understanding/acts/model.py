@@ -35,13 +35,11 @@ def weights_path(model: str) -> Path:
 class ActModel:
     """One fitted linear model over [sentence vector × `sentence_scale`, n-grams] — without
     the sentence vector when `sentence_scale` is 0, without n-grams unless `reads_ngrams` —
-    its calibration and its thresholds."""
+    and its calibration."""
 
     sentence_scale: float
     linear: LinearModel
     calibration: Calibration
-    thresholds: npt.NDArray[np.float32]
-    """Per act, the calibrated probability at which the act is taken."""
     reads_ngrams: bool = True
 
     @property
@@ -95,7 +93,6 @@ class ActWeights:
                 f"{name}_bias": part.linear.bias,
                 f"{name}_platt_scale": part.calibration.scale,
                 f"{name}_platt_shift": part.calibration.shift,
-                f"{name}_thresholds": part.thresholds,
                 f"{name}_reads_ngrams": np.array(part.reads_ngrams),
             }
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
@@ -114,7 +111,6 @@ class ActWeights:
                     calibration=Calibration(
                         data[f"{name}_platt_scale"], data[f"{name}_platt_shift"]
                     ),
-                    thresholds=data[f"{name}_thresholds"],
                     reads_ngrams=bool(data[f"{name}_reads_ngrams"]),
                 )
 

@@ -1,13 +1,12 @@
 """Training the act classifier from its data file: read the labelled examples, fit the
-models, calibrate them on cross-validated scores, choose the thresholds.
+models, calibrate them on cross-validated scores.
 
 `scripts/train_acts.py` runs this at build time and writes the weights beside the data
 (`model.weights_path`); a test fails when the data changed after the weights were written.
 
-Calibration and thresholds come from out-of-fold scores: `FOLDS` models, each fitted
-without one fold, score that fold; Platt scaling is fitted on those scores, and each act's
-threshold is the one with the best F1 on them. The shipped linear model is then fitted on
-every example. Chosen by cross-validation of the training file and measured on a dev set
+Calibration comes from out-of-fold scores: `FOLDS` models, each fitted without one fold,
+score that fold, and Platt scaling is fitted on those scores. The shipped linear model is
+then fitted on every example. Chosen by cross-validation of the training file and measured on a dev set
 (docs/reports/acts.md).
 """
 
@@ -30,7 +29,6 @@ from cartwise.understanding.acts.linear import (
     Columns,
     DenseRows,
     Design,
-    f1_best_thresholds,
     fit_logistic,
     fit_platt,
 )
@@ -159,7 +157,7 @@ def fit_act_model(
     folds: int = FOLDS,
     progress: Callable[[], None] = lambda: None,
 ) -> ActModel:
-    """A model fitted on every example, calibrated and cut on out-of-fold scores; it reads
+    """A model fitted on every example, calibrated on out-of-fold scores; it reads
     n-grams when `ngrams` (the vocabulary of every example) is given."""
     held_out = out_of_fold_logits(
         texts,
@@ -173,7 +171,6 @@ def fit_act_model(
         progress=progress,
     )
     calibration = fit_platt(held_out, labels)
-    thresholds = f1_best_thresholds(calibration.probabilities(held_out), labels)
     rows = design(texts, sentences, ngrams, sentence_scale=sentence_scale)
     linear = fit_logistic(rows, labels, l2=l2, iterations=iterations)
     progress()
@@ -181,7 +178,6 @@ def fit_act_model(
         sentence_scale=sentence_scale,
         linear=linear,
         calibration=calibration,
-        thresholds=thresholds,
         reads_ngrams=ngrams is not None,
     )
 
