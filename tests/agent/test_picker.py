@@ -39,7 +39,7 @@ def test_excluded_term_in_title_brand_attributes_or_description_eliminates() -> 
         "attr": "contains excluded term plastic",
         "desc": "contains excluded term plastic",
     }
-    assert outcome.filtered_out == {"excluded term": 4}
+    assert outcome.filtered_out == {"excluded_term": 4}
 
 
 def test_matching_is_case_and_width_insensitive() -> None:
@@ -80,7 +80,7 @@ def test_over_budget_is_rejected_with_amounts_in_the_base_currency() -> None:
     )
     assert [p.candidate.product.item_id for p in outcome.picks] == ["cheap"]
     assert outcome.rejected[0].reason == "over budget (629 > 300 CNY)"
-    assert outcome.filtered_out == {"over budget": 1}
+    assert outcome.filtered_out == {"over_budget": 1}
 
 
 def test_budget_slots_convert_foreign_currency_to_base(settings: Settings) -> None:

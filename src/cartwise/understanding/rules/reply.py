@@ -8,17 +8,11 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 
 from __future__ import annotations
 
+from cartwise.catalog.platforms import platform_name
 from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
 from cartwise.understanding.money import money
 
 MAX_ITEMS = 5
-
-PLATFORM_NAMES: dict[Language, dict[str, str]] = {
-    "zh": {"taobao": "淘宝", "jd": "京东", "pinduoduo": "拼多多", "amazon": "亚马逊",
-           "walmart": "沃尔玛", "shopee": "Shopee"},
-    "en": {"taobao": "Taobao", "jd": "JD", "pinduoduo": "Pinduoduo", "amazon": "Amazon",
-           "walmart": "Walmart", "shopee": "Shopee"},
-}  # fmt: skip
 
 SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     "greeting": {
@@ -51,7 +45,7 @@ GAP_KINDS: dict[str, dict[Language, str]] = {
 
 
 def _platform(item: ReplyItem, language: Language) -> str:
-    return PLATFORM_NAMES[language].get(item.platform, item.platform)
+    return platform_name(item.platform, language)
 
 
 def _price(item: ReplyItem, currency: str) -> str:

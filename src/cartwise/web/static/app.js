@@ -2,7 +2,7 @@
 import { api, session, setUnauthorizedHandler } from "./api.js";
 import { Chat } from "./chat.js";
 import { toast } from "./dom.js";
-import { applyStatic, lang, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { applyStatic, lang, loadDomainNames, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { MemoryPanel, renderSession, renderSessionError } from "./memory.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -173,6 +173,7 @@ function wire() {
 
 wire();
 applyStatic(document);
+loadDomainNames().then(() => memory?.render());
 document.body.dataset.ready = "true";
 if (session.token) showApp();
 else showAuth();

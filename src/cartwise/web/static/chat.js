@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { renderResults } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
-import { preferenceLabel, t } from "./i18n.js";
+import { domainName, preferenceLabel, t, tn } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
 import { newId, runAgent } from "./sse.js";
 
@@ -64,7 +64,7 @@ class Turn {
     for (const stage of STAGES) {
       const state = this.stages[stage];
       let label = t(`stage.${stage}`);
-      if (stage === "searching" && this.platforms.size) label = t("stage.searchingN", { n: this.platforms.size });
+      if (stage === "searching" && this.platforms.size) label = tn("stage.searchingN", this.platforms.size);
       this.activityEl.append(
         h(
           "li",
@@ -92,13 +92,13 @@ class Turn {
     this.renderActivity();
   }
 
-  renderExtras(baseCurrency, onUndo, onFollowup) {
+  renderExtras(onUndo, onFollowup) {
     clear(this.resultsEl);
-    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, baseCurrency, onFollowup }));
+    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, onFollowup }));
     clear(this.noticeEl);
     const update = this.memoryUpdate;
     if (update && ((update.added || []).length || (update.superseded || []).length)) {
-      const added = (update.added || []).map((e) => `${preferenceLabel(e)}${e.domain ? ` (${e.domain})` : ""}`);
+      const added = (update.added || []).map((e) => `${preferenceLabel(e)}${e.domain ? ` (${domainName(e.domain)})` : ""}`);
       const replaced = (update.superseded || []).map((e) => preferenceLabel(e));
       this.noticeEl.append(
         h(
@@ -152,7 +152,6 @@ export class Chat {
     this.onUnexpected = onUnexpected;
     this.turns = [];
     this.controller = null;
-    this.baseCurrency = "CNY";
     this.threadId = sessionStorage.getItem(THREAD_KEY) || this.freshThread();
 
     form.addEventListener("submit", (event) => {
@@ -288,9 +287,8 @@ export class Chat {
         break;
       case "STATE_SNAPSHOT":
         turn.snapshot = event.snapshot || {};
-        if (turn.snapshot.base_currency) this.baseCurrency = turn.snapshot.base_currency;
         if (turn.snapshot.memory && turn.snapshot.memory.session) this.onSession(turn.snapshot.memory.session);
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+        turn.renderExtras((target) => this.undo(target), this.followup);
         this.reveal(turn);
         break;
       case "CUSTOM":
@@ -300,7 +298,7 @@ export class Chat {
           if (turn.memoryUpdate.session) this.onSession(turn.memoryUpdate.session);
           this.onMemoryChanged();
         }
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+        turn.renderExtras((target) => this.undo(target), this.followup);
         break;
       default:
         break;
@@ -323,7 +321,7 @@ export class Chat {
         await api.addMemory({ recipient, polarity, category, domain, slug, strength, keywords });
       }
       turn.undone = true;
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+      turn.renderExtras((target) => this.undo(target), this.followup);
       toast(t("remembered.undone"));
     } catch (error) {
       toast(error.message, { kind: "error", timeout: 8000 });
@@ -356,7 +354,7 @@ export class Chat {
     this.setBusy(Boolean(this.controller));
     for (const turn of this.turns) {
       turn.renderActivity();
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+      turn.renderExtras((target) => this.undo(target), this.followup);
     }
   }
 }
