@@ -88,7 +88,7 @@ function setPanelOpen(open) {
 
 function onSession(state) {
   sessionState = state;
-  renderSession($("#session-panel"), state);
+  renderSession($("#session-panel"), state, memory ? memory.entries : []);
 }
 
 async function loadThread() {
@@ -163,7 +163,7 @@ function wire() {
     if (!chat) return;
     chat.rerender();
     memory.render();
-    renderSession($("#session-panel"), sessionState);
+    renderSession($("#session-panel"), sessionState, memory.entries);
   });
   setUnauthorizedHandler(() => {
     session.clear();

@@ -237,23 +237,24 @@ export function personalizationBadge(personalization, entries = []) {
   );
 }
 
-/** One eliminated candidate: its title, platform and the mechanical reason. */
-export function rejectedItem(option) {
+/** One eliminated candidate: its title, platform and the mechanical reason (`preferences`:
+ * the entries whose words name an excluded term). */
+export function rejectedItem(option, preferences = []) {
   return h(
     "li",
     { "data-code": option.code || "" },
     h("span", { class: "rejected-title" }, option.title),
-    h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${rejectionReason(option)}`),
+    h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${rejectionReason(option, { preferences })}`),
   );
 }
 
 /** The candidates item_picker eliminated this turn, counted by reason, expandable. */
-export function setAside(rejected) {
+export function setAside(rejected, preferences = []) {
   if (!rejected || !rejected.length) return null;
   // Counted by kind: one chip for "over budget" however many prices; one per excluded term.
   const byReason = new Map();
   for (const option of rejected) {
-    const reason = rejectionReason(option, { kind: true });
+    const reason = rejectionReason(option, { kind: true, preferences });
     byReason.set(reason, (byReason.get(reason) || 0) + 1);
   }
   return h(
@@ -274,15 +275,25 @@ export function setAside(rejected) {
     h(
       "ul",
       { class: "set-aside-list" },
-      rejected.map(rejectedItem),
+      rejected.map((option) => rejectedItem(option, preferences)),
     ),
   );
+}
+
+/** The long-term entries and session constraints a turn's snapshot carries. */
+function preferencesOf(snapshot) {
+  const memory = (snapshot && snapshot.memory) || {};
+  return [...(memory.long_term || []), ...((memory.session && memory.session.constraints) || [])];
 }
 
 /** Everything under an assistant reply: badge, summary, grouped cards, price compare. */
 export function renderResults({ snapshot, personalization, onFollowup }) {
   const currency = snapshot && snapshot.shopper_currency;
   const products = (snapshot && snapshot.products) || [];
+  // Small talk and answers about the conversation searched nothing: "no products matched"
+  // would be untrue there.
+  const searched = products.length || (snapshot && snapshot.dialogue && snapshot.dialogue.followup !== "none");
+  if (!searched) return h("div", { class: "results" }, setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)));
   const platforms = new Set(products.map((p) => p.platform));
   return h(
     "div",
@@ -290,7 +301,7 @@ export function renderResults({ snapshot, personalization, onFollowup }) {
     h(
       "div",
       { class: "results-head" },
-      personalizationBadge(personalization || (snapshot && snapshot.personalization), (snapshot && snapshot.memory && snapshot.memory.long_term) || []),
+      personalizationBadge(personalization || (snapshot && snapshot.personalization), preferencesOf(snapshot)),
       products.length
         ? h("span", { class: "results-count" }, t("cards.results", { products: tn("count.products", products.length), platforms: tn("count.platforms", platforms.size) }))
         : h("span", { class: "results-count" }, t("cards.noResults")),
@@ -298,6 +309,6 @@ export function renderResults({ snapshot, personalization, onFollowup }) {
     products.length ? resultControls(snapshot.dialogue, onFollowup) : null,
     products.length ? productList(products, currency, snapshot.dialogue) : null,
     priceCompare(snapshot && snapshot.price_compare, currency),
-    setAside(snapshot && snapshot.rejected),
+    setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)),
   );
 }

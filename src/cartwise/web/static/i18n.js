@@ -416,9 +416,16 @@ export function domainName(slug) {
 
 /** Why item_picker set a candidate aside, in the page's language: from its code and
  * parameters (amounts formatted as money), else its stored English reason. */
-export function rejectionReason(option, { kind = false } = {}) {
+export function rejectionReason(option, { kind = false, preferences = [] } = {}) {
   if (!option.code) return option.reason;
   const params = { ...(option.params || {}) };
+  if (params.term) {
+    // The excluded word as the listing wrote it ("plastic" in an English title): say it as
+    // the shopper's preference says it in the page's language.
+    const term = params.term.toLowerCase();
+    const entry = preferences.find((e) => (e.keywords || []).some((k) => k.toLowerCase() === term));
+    if (entry) params.term = preferenceWord(entry);
+  }
   for (const name of ["price", "limit"]) {
     if (params[name] !== undefined) params[name] = formatMoney(params[name], params.currency);
   }

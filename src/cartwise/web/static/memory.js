@@ -234,7 +234,7 @@ function slotFacts(slots) {
   return facts;
 }
 
-export function renderSession(root, state) {
+export function renderSession(root, state, preferences = []) {
   const body = clear(root.querySelector(".session-body"));
   const lists = ["constraints", "rejected_options", "open_questions", "decisions_made"];
   const empty =
@@ -276,7 +276,7 @@ export function renderSession(root, state) {
     body.append(
       section(
         t("session.rejected"),
-        h("ul", { class: "rejected" }, recent.map(rejectedItem)),
+        h("ul", { class: "rejected" }, recent.map((option) => rejectedItem(option, [...preferences, ...(state.constraints || [])]))),
         "session-rejected",
         state.rejected_options.length,
       ),
