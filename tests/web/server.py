@@ -36,6 +36,7 @@ def indexed_settings(home: Path) -> Settings:
         cartwise_home=home,
         embedder="e5:small",
         rate_limit_per_minute=1000,
+        register_per_hour=1000,  # every browser flow registers an account of its own
     )
     embedder = create_embedder(settings.embedder, settings)
     recall = RecallService.open(settings, embedder)

@@ -5,6 +5,7 @@ shows no English of its own. Screenshots of the first and last turn go to docs/s
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -169,3 +170,40 @@ def test_an_eight_turn_conversation_keeps_the_page_in_place(
         _check_turn(page, turn, chinese=locale.startswith("zh"))
         if index in (0, len(turns) - 1):
             screenshot(page, f"{layout}-turn{index + 1}")
+
+
+def test_reply_markdown_is_rendered_and_sanitised(
+    browser_page_factory: Callable[..., Page], live_server: RunningServer
+) -> None:
+    """Bold, lists and tables render; markup a reply must not carry (an image with a script
+    handler, a javascript: link, a script tag) does not survive."""
+    page = browser_page_factory(locale="en-US", viewport=DESKTOP_TALL)
+    register(page, live_server)
+    reply = (
+        "**Top pick** and a list:\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        '<img src=x onerror="window.pwned=1"> [click](javascript:window.pwned=2) '
+        "<script>window.pwned=3</script> [shop](https://item.jd.com/1.html)"
+    )
+    frames = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": reply},
+        {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    body = "".join(f"data: {json.dumps(frame)}\n\n" for frame in frames)
+    page.route(
+        "**/api/agent",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
+    )
+    turn = ask(page, "anything")
+    text = turn.locator(".bubble-text")
+    expect(text.locator("strong")).to_have_text("Top pick")
+    expect(text.locator("ul li")).to_have_count(2)
+    expect(text.locator("table td")).to_have_text(["1", "2"])
+    expect(text.locator("img, script")).to_have_count(0)
+    expect(text.locator("a[href^='javascript']")).to_have_count(0)
+    link = text.locator("a", has_text="shop")
+    expect(link).to_have_attribute("href", "https://item.jd.com/1.html")
+    expect(link).to_have_attribute("target", "_blank")
+    assert page.evaluate("window.pwned") is None
