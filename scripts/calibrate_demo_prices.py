@@ -38,7 +38,7 @@ from cartwise.catalog.demo import demo_catalog_path
 from cartwise.catalog.ingest import ReaderOptions, read_catalog
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_types, types_named_in
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "scripts" / "demo_price_table.json"
@@ -88,7 +88,7 @@ def _taobao(data: Path) -> Iterator[Listing]:
 
 
 def _read(path: Path, *, mapping: Path | None = None, source: str) -> Iterator[Listing]:
-    options = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY, mapping=mapping)
+    options = ReaderOptions(fx_to_base=fx_to_base(), mapping=mapping)
     for product in read_catalog(path, None, options):
         if isinstance(product, Product) and product.price_base > 0:
             text = " ".join(p for p in (product.title, product.category_raw) if p)
@@ -221,7 +221,7 @@ def _demo_offers() -> dict[str, list[tuple[str, float]]]:
     with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as rows:
         for line in rows:
             row = json.loads(line)
-            price = row["price"] * DEFAULT_FX_TO_CNY[row["currency"]]
+            price = row["price"] * fx_to_base()[row["currency"]]
             offers[row["product_type"]].append((row["brand"], price))
     return offers
 

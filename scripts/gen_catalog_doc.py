@@ -19,12 +19,12 @@ from calibrate_demo_prices import QUANTILES, TABLE, quantile
 
 from cartwise.catalog.demo import demo_catalog_path
 from cartwise.catalog.taxonomy import domains, product_types
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 HEADER = """\
 # What the store carries
 
-Generated from `src/cartwise/catalog/data/product_types.yml` by `scripts/gen_catalog_doc.py`
+Generated from `src/cartwise/vocabulary/data/taxonomy.yml` by `scripts/gen_catalog_doc.py`
 — edit there. The demo catalog (`src/cartwise/catalog/demo/`) has offers of every type below
 on six platforms; a request for anything else is answered as "not carried". Each type lists
 its display names first, then the synonyms shoppers use; `cartwise.catalog.taxonomy`
@@ -43,7 +43,7 @@ def demo_prices() -> dict[str, list[float]]:
     with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as rows:
         for line in rows:
             row = json.loads(line)
-            prices[row["product_type"]].append(row["price"] * DEFAULT_FX_TO_CNY[row["currency"]])
+            prices[row["product_type"]].append(row["price"] * fx_to_base()[row["currency"]])
     return {slug: sorted(values) for slug, values in prices.items()}
 
 

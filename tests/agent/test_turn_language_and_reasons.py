@@ -14,9 +14,10 @@ from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain
 from cartwise.memory.session_state import RejectedOption
-from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
+from cartwise.settings import Settings
 from cartwise.text import has_han
 from cartwise.understanding.base import Language
+from cartwise.vocabulary import fx_to_base
 from tests.agent.conftest import rules_agent_over
 from tests.factories import make_product
 
@@ -29,7 +30,7 @@ KETTLES = [
 ]
 
 
-USD_TO_CNY = DEFAULT_FX_TO_CNY["USD"]
+USD_TO_CNY = fx_to_base()["USD"]
 
 
 @pytest.fixture

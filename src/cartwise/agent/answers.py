@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from cartwise.catalog.platforms import platform_name
 from cartwise.understanding.base import Language
-from cartwise.understanding.money import money
+from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 AnswerKind = Literal[
     "cheapest",
@@ -94,11 +94,12 @@ class DirectAnswer(BaseModel):
 
 
 def _money(value: float, currency: str) -> str:
-    return money(value, currency)
+    return format_money(value, currency)
 
 
 def _shop(platform: str, zh: bool) -> str:
-    return platform_name(platform, "zh" if zh else "en")
+    known = platforms().get(platform)
+    return known.name("zh" if zh else "en") if known else platform
 
 
 def _offers_line(answer: DirectAnswer, offers: list[OfferFact], zh: bool) -> str:

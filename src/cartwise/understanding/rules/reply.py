@@ -8,9 +8,9 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 
 from __future__ import annotations
 
-from cartwise.catalog.platforms import platform_name
 from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
-from cartwise.understanding.money import money
+from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 MAX_ITEMS = 5
 
@@ -45,12 +45,13 @@ GAP_KINDS: dict[str, dict[Language, str]] = {
 
 
 def _platform(item: ReplyItem, language: Language) -> str:
-    return platform_name(item.platform, language)
+    known = platforms().get(item.platform)
+    return known.name(language) if known else item.platform
 
 
 def _price(item: ReplyItem, currency: str) -> str:
     converted = item.currency.upper() != currency
-    return ("≈" if converted else "") + money(item.shown_price or item.price, currency)
+    return ("≈" if converted else "") + format_money(item.shown_price or item.price, currency)
 
 
 def _join(parts: list[str], zh: bool) -> str:
