@@ -76,4 +76,4 @@ def test_the_demo_catalog_report() -> None:
         assert re.search(rf"{platform} \d{{1,2}},\d{{3}}", out), platform
     spread = re.search(r"max (\d+\.\d)%", out)
     assert spread and float(spread.group(1)) <= 2 * 25 / 75 * 100  # ±25 % around one price
-    assert "https search page of their platform: 1" in out and out.count("(100.0%)") == 4
+    assert "https product page of their platform: 1" in out and out.count("(100.0%)") == 4
