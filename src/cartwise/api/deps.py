@@ -25,7 +25,7 @@ from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
 from cartwise.api.quotas import CappedPreferences
 from cartwise.errors import NotFound, StoreUnavailable
-from cartwise.memory.session_state import SessionStore
+from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
 
@@ -201,7 +201,7 @@ def require_thread_access(
 def get_owned_thread(
     user: CurrentUser,
     sessions: SessionsDep,
-    thread: Annotated[str, Path(min_length=1, max_length=128)],
+    thread: Annotated[str, Path(pattern=THREAD_ID_PATTERN)],
 ) -> str:
     return require_thread_access(sessions, user, thread, may_create=False)
 

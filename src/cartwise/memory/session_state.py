@@ -7,6 +7,7 @@ dislikes. `rejected_options` is written only by item_picker (mechanically, zero 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
@@ -14,7 +15,7 @@ from typing import Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.catalog.specs import RequestSpecs
-from cartwise.errors import InvalidPreference
+from cartwise.errors import InvalidInput, InvalidPreference
 from cartwise.memory.store import (
     SELF,
     SLUG_PATTERN,
@@ -25,6 +26,22 @@ from cartwise.memory.store import (
     normalize_keywords,
     utcnow,
 )
+
+THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
+"""A thread id, wherever one is created or named: 1-128 letters, digits and `_ . : -`,
+starting with a letter or digit, so every thread a turn can start is one a URL path can
+name again (no `/`, no `..`)."""
+_THREAD_ID = re.compile(THREAD_ID_PATTERN)
+
+
+def check_thread(thread: str) -> str:
+    """`thread` when it is a valid thread id (see `THREAD_ID_PATTERN`); InvalidInput else."""
+    if not _THREAD_ID.fullmatch(thread):
+        raise InvalidInput(
+            f"invalid thread id {thread[:40]!r}: 1-128 letters, digits, '_', '.', ':' or '-', "
+            "starting with a letter or digit"
+        )
+    return thread
 
 
 class SessionConstraint(BaseModel):
