@@ -230,3 +230,16 @@ def test_a_short_auth_secret_is_refused_at_start(api_settings: Settings) -> None
 
     with pytest.raises(ConfigurationError, match="AUTH_SECRET"):
         create_app(api_settings.model_copy(update={"auth_secret": "too-short"}))
+
+
+def test_a_username_no_account_can_have_is_refused_before_the_throttle_remembers_it(
+    client: TestClient, app: FastAPI
+) -> None:
+    for index in range(30):
+        name = f"{index}-" + "ü" * 4000
+        refused = client.post("/api/auth/token", data={"username": name, "password": "x" * 9})
+        assert refused.status_code == 422 and "username" in refused.json()["detail"]
+    too_long = client.post("/api/auth/token", data={"username": "alice", "password": "p" * 300})
+    assert too_long.status_code == 422
+    storage = app.state.cartwise.limits._storage
+    assert all(len(key) < 200 for key in storage.storage)  # type: ignore[attr-defined]

@@ -222,3 +222,22 @@ def test_every_thread_a_turn_starts_can_be_read_and_deleted(
     assert client.get(path, headers=headers).status_code == 200
     assert client.delete(path, headers=headers).status_code == 204
     assert client.get(path, headers=headers).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("keywords", ["rattan", "藤" * 65]),
+        ("keywords", [f"word{n}" for n in range(25)]),
+        ("slug", "x" * 65),
+        ("recipient", "friend-" + "a" * 42),
+        ("domain", "d" * 49),
+    ],
+)
+def test_an_oversized_field_is_refused_before_anything_is_embedded(
+    client: TestClient, stores: AgentDeps, field: str, value: object
+) -> None:
+    headers = signup(client, "alice")
+    refused = client.post("/api/memory", json={**PLASTIC, field: value}, headers=headers)
+    assert refused.status_code == 422 and field in refused.json()["detail"]
+    assert stores.preferences.list("alice") == []

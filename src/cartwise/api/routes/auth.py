@@ -19,10 +19,26 @@ from cartwise.api.deps import (
 )
 from cartwise.api.limits import RateLimited
 from cartwise.api.openapi import responses
-from cartwise.api.schemas import AccountDelete, TokenPublic, UserCreate, UserPublic
+from cartwise.api.schemas import (
+    PASSWORD_MAX_CHARS,
+    USERNAME_MAX_CHARS,
+    AccountDelete,
+    TokenPublic,
+    UserCreate,
+    UserPublic,
+)
 from cartwise.api.text import check_text
+from cartwise.errors import InvalidInput
 
 router = APIRouter(prefix="/api", tags=["auth"])
+
+
+def check_sign_in_lengths(username: str, password: str) -> None:
+    """`InvalidInput` (422) for a username or password longer than any account can have."""
+    if len(username) > USERNAME_MAX_CHARS:
+        raise InvalidInput(f"username: at most {USERNAME_MAX_CHARS} characters")
+    if len(password) > PASSWORD_MAX_CHARS:
+        raise InvalidInput(f"password: at most {PASSWORD_MAX_CHARS} characters")
 
 
 @router.post(
@@ -54,6 +70,9 @@ def token(
     503 when every password-hashing slot stays busy."""
     username = check_text(form.username, field="username")
     password = check_text(form.password, field="password")
+    # Bounded before anything remembers them: the throttle keys failures by username, and a
+    # name no account can have must not cost the server memory for an hour.
+    check_sign_in_lengths(username, password)
     try:
         state.sign_in.before_attempt(username, address)
     except RateLimited:
