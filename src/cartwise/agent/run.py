@@ -6,6 +6,7 @@ in between comes from here. Input is validated before anything is read or writte
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
@@ -53,6 +54,9 @@ async def run_agent(
     StoreUnavailable (a store is down) — in every case before anything is written, except a
     store dying mid-turn, which leaves only whole entries behind."""
     text = validate_turn(deps.settings, user=user, thread=thread, message=message)
+    # Opens the thread under the per-user cap (a no-op for a live one): every surface, not
+    # only the API, keeps to MAX_THREADS_PER_USER.
+    await asyncio.to_thread(deps.sessions.start, user, thread)
 
     started = time.perf_counter()
     sink = EventSink(emit)

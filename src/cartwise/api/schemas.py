@@ -134,6 +134,16 @@ class AccountDelete(BaseModel):
     password: str = Field(min_length=1, max_length=PASSWORD_MAX_CHARS)
 
 
+class PasswordChange(BaseModel):
+    """A new password, with the current one; every token issued before stops working."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_password: str = Field(min_length=1, max_length=PASSWORD_MAX_CHARS)
+    new_password: str = Field(min_length=8, max_length=PASSWORD_MAX_CHARS)
+    """At least PASSWORD_MIN_LENGTH characters, not containing the username, not common."""
+
+
 class ErrorPublic(BaseModel):
     """Every refusal: a 4xx or 503 with one clear sentence."""
 

@@ -329,19 +329,37 @@ class SessionStore(Protocol):
     """P_t and recent messages per thread, both expiring after the session TTL.
 
     Thread ids are namespaced by user: every call names the user, and another user's "t1"
-    is a different thread, so nobody can tell which ids others use."""
+    is a different thread, so nobody can tell which ids others use. `start` opens a thread
+    under the store's per-user cap in one atomic step (concurrent first turns cannot
+    overshoot it). Generations work as for `PreferenceStore`: `erase` removes every thread
+    of a user and moves the user to a new generation; a write given `generation` happens only
+    while the user is still at it (`AccountErased` otherwise)."""
 
     def get(self, user: str, thread: str) -> SessionPrefState:
         """The thread's state; a fresh empty state when absent or expired."""
         ...
 
-    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+    def start(self, user: str, thread: str, *, generation: str | None = None) -> None:
+        """Make `thread` one of the user's live threads (a no-op when it is one);
+        `QuotaExceeded` when that would pass the cap on live threads."""
+        ...
+
+    def patch(
+        self, user: str, thread: str, patch: SessionPatch, *, generation: str | None = None
+    ) -> SessionPrefState:
         """Apply `patch` atomically (see `SessionPatch`) and refresh the TTL."""
         ...
 
     def clear(self, user: str, thread: str) -> bool: ...
 
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+    def append_messages(
+        self,
+        user: str,
+        thread: str,
+        messages: Sequence[ChatMessage],
+        *,
+        generation: str | None = None,
+    ) -> None:
         """Append to the thread's history, keeping only the most recent ones."""
         ...
 
@@ -353,6 +371,14 @@ class SessionStore(Protocol):
 
     def exists(self, user: str, thread: str) -> bool:
         """Whether the user has a live (unexpired) thread with this id."""
+        ...
+
+    def generation(self, user: str) -> str:
+        """The user's current generation ("" until the user is first erased)."""
+        ...
+
+    def erase(self, user: str) -> None:
+        """Atomically remove every thread of the user and move the user to a new generation."""
         ...
 
     def close(self) -> None: ...

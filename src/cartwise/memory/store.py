@@ -345,17 +345,35 @@ class PreferenceStore(Protocol):
 
     Implementations must be safe under concurrent writers (processes included): an upsert is
     atomic, a supersede + upsert is one atomic step, and a crash leaves only whole entries.
+    A store opened with a cap refuses a new key past it (`QuotaExceeded`) inside the same
+    atomic step, so concurrent writers cannot overshoot it.
+
+    Generations: `erase` removes everything of a user and gives the user a new generation.
+    A write given `generation` happens only while the user is still at it (`AccountErased`
+    otherwise), so work that began before an erase cannot write after it.
     """
 
     def upsert(
-        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+        self,
+        user: str,
+        entry: PreferenceEntry,
+        *,
+        supersede: Sequence[str] = (),
+        generation: str | None = None,
     ) -> PreferenceEntry:
         """Insert or merge by `dedup_key` in the entry's recipient namespace; in the same
         atomic step delete the keys in `supersede` and the entry's opposite-polarity twin
         (both in that namespace). Returns the stored entry."""
         ...
 
-    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+    def supersede(
+        self,
+        user: str,
+        keys: Sequence[str],
+        *,
+        recipient: str = SELF,
+        generation: str | None = None,
+    ) -> int:
         """Delete entries of one namespace by key; returns how many existed."""
         ...
 
@@ -366,7 +384,18 @@ class PreferenceStore(Protocol):
         first."""
         ...
 
-    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool: ...
+    def delete(
+        self, user: str, key: str, *, recipient: str = SELF, generation: str | None = None
+    ) -> bool: ...
+
+    def generation(self, user: str) -> str:
+        """The user's current generation ("" until the user is first erased)."""
+        ...
+
+    def erase(self, user: str) -> None:
+        """Atomically remove every entry of every namespace of the user (vectors, versions
+        and change logs too) and move the user to a new generation."""
+        ...
 
     def rank_relevant(
         self, user: str, query: str, k: int, *, recipient: str = SELF
