@@ -18,7 +18,13 @@ from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput, NotFound
 from cartwise.memory import create_preference_store
 from cartwise.memory.doctor import DoctorReport, RawPreferenceAccess, diagnose, repair
-from cartwise.memory.store import SELF, PreferenceEntry, PreferenceStore, qualify_key
+from cartwise.memory.store import (
+    SELF,
+    PreferenceEntry,
+    PreferenceStore,
+    check_keyword_bounds,
+    qualify_key,
+)
 from cartwise.settings import get_settings
 
 EXPORT_FORMAT = "cartwise-preferences"
@@ -210,6 +216,9 @@ def _read_entry(path: Path, index: int, item: object) -> PreferenceEntry:
     data = dict(item)
     claimed_key = data.pop("dedup_key", None)
     try:
+        keywords = data.get("keywords", [])
+        if isinstance(keywords, list):
+            check_keyword_bounds([str(word) for word in keywords])
         entry = PreferenceEntry.model_validate(data)
     except (ValidationError, CartwiseError) as exc:
         reason = str(exc).splitlines()[-1 if isinstance(exc, ValidationError) else 0].strip()
