@@ -39,7 +39,7 @@ def make_server(
     *,
     log_level: str = "info",
     graceful_seconds: int | None = None,
-    forwarded_allow_ips: str = "127.0.0.1",
+    forwarded_allow_ips: str = "",
 ) -> uvicorn.Server:
     # lifespan "on": the app opens its stores at start and closes them at shutdown.
     # log_config None: uvicorn's loggers keep the handlers `configure_logging` gave them.
@@ -52,17 +52,21 @@ def make_server(
         access_log=False,
         log_config=None,
         timeout_graceful_shutdown=graceful_seconds,
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        # Only the named proxies: uvicorn's own default would trust 127.0.0.1 (and read
+        # FORWARDED_ALLOW_IPS from the environment behind our settings' back).
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=forwarded_allow_ips or [],
     )
     return uvicorn.Server(config)
 
 
 @contextmanager
-def serving_in_thread(app: FastAPI, *, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def serving_in_thread(
+    app: FastAPI, *, host: str = "127.0.0.1", port: int = 0, forwarded_allow_ips: str = ""
+) -> Iterator[str]:
     """Serve `app` on a background thread; yields its base URL once it accepts requests."""
     sock = bind(host, port)
-    server = make_server(app, log_level="warning")
+    server = make_server(app, log_level="warning", forwarded_allow_ips=forwarded_allow_ips)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
