@@ -11,9 +11,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 
 import uvicorn
 from fastapi import FastAPI
+
+from cartwise.api.deps import ApiState
 
 STARTUP_TIMEOUT_SECONDS = 60.0
 
@@ -32,6 +35,21 @@ def bind(host: str, port: int) -> socket.socket:
 def url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, telling the app when a stop was asked for, so running streams can end with
+    RUN_ERROR inside the grace period instead of being cut with no ending at all."""
+
+    def __init__(self, config: uvicorn.Config, *, grace_seconds: float | None) -> None:
+        super().__init__(config)
+        self._grace_seconds = grace_seconds
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        state = getattr(getattr(self.config.app, "state", None), "cartwise", None)
+        if isinstance(state, ApiState) and self._grace_seconds is not None:
+            state.shutdown.begin(self._grace_seconds)
+        super().handle_exit(sig, frame)
 
 
 def make_server(
@@ -57,7 +75,7 @@ def make_server(
         proxy_headers=bool(forwarded_allow_ips),
         forwarded_allow_ips=forwarded_allow_ips or [],
     )
-    return uvicorn.Server(config)
+    return DrainingServer(config, grace_seconds=graceful_seconds)
 
 
 @contextmanager
