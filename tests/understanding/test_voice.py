@@ -110,3 +110,11 @@ def test_nothing_that_looks_like_contact_or_card_data_is_stored() -> None:
     assert "@" not in entry.provenance.source_text
     with pytest.raises(InvalidPreference, match="slug"):
         PreferenceEntry(polarity="dislike", category="other", slug="110101199003071234")
+
+
+def test_an_unnamed_he_or_she_is_nobody_to_store_for_unless_the_turn_buys_for_someone(
+    rules: RulesEngine,
+) -> None:
+    assert rules.plan("他不喜欢太花哨的", SessionPrefState(thread="t"), []).stated == []
+    for_dad = SessionPrefState(thread="t", recipient="dad")
+    assert [s.recipient for s in rules.plan("他不喜欢太花哨的", for_dad, []).stated] == ["dad"]

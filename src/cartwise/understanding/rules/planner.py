@@ -134,7 +134,8 @@ class RulesPlanner:
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
         recipient = purchase_recipient(text, mentions) or session.recipient
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
-        _keep_only_own_words(scoping, holders, read_voices(text, scoping.clauses, mentions))
+        voices = read_voices(text, scoping.clauses, mentions, buying_for=recipient)
+        _keep_only_own_words(scoping, holders, voices)
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)

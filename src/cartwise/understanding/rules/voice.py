@@ -1,7 +1,7 @@
 """Whose words: for each clause of a message, whether it is the shopper's own standing word
 or something that must not become their memory.
 
-`read_voices(text, clauses, mentions)` → one `Voice` per clause:
+`read_voices(text, clauses, mentions, buying_for=...)` → one `Voice` per clause:
 
 - `own`: the shopper speaking for themself (or for a recipient the planner already named);
 - `quoted`: someone else's text — inside quotation marks, after a quoting cue ("a review
@@ -12,7 +12,8 @@ or something that must not become their memory.
 - `others`: people in general ("some people can't stand…", "很多人不喜欢…"), or someone
   reporting or advising ("he says…", "店员让我别买…"). `holder` names the recipient when one
   is named in the clause ("my husband says he never wears…"): theirs, not the shopper's;
-  None when there is nobody to store it for.
+  None when there is nobody to store it for. A "he" or "she" while the conversation buys
+  for someone (`buying_for`) is that person, as the planner already reads it.
 
 The cue words are data (`cartwise/vocabulary/data/voices.yml`); only what a cue means for
 the clauses around it is decided here.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from cartwise.understanding.rules.recipients import Mention
+from cartwise.understanding.rules.recipients import SELF, Mention
 from cartwise.vocabulary.voices import VoiceCues, voice_cues
 
 VoiceKind = Literal["own", "quoted", "hypothetical", "revoked", "others"]
@@ -108,9 +109,14 @@ def _quoted_from(lowered: str, patterns: _Patterns) -> int | None:
 
 
 def read_voices(
-    text: str, clauses: Sequence[tuple[int, int]], mentions: Sequence[Mention]
+    text: str,
+    clauses: Sequence[tuple[int, int]],
+    mentions: Sequence[Mention],
+    *,
+    buying_for: str | None = None,
 ) -> list[Voice]:
-    """One `Voice` per clause of `text` (clause spans as the planner split them)."""
+    """One `Voice` per clause of `text` (clause spans as the planner split them);
+    `buying_for`: the recipient this conversation buys for, if any."""
     lowered = text.lower()
     patterns = _patterns()
     voices = [OWN] * len(clauses)
@@ -131,7 +137,7 @@ def read_voices(
         elif patterns.people.search(clause):
             voices[index] = Voice("others")
         else:
-            voices[index] = _spoken_by(clause, start, end, patterns, mentions)
+            voices[index] = _spoken_by(clause, start, end, patterns, mentions, buying_for)
     return voices
 
 
@@ -146,7 +152,12 @@ def _revoked_before(lowered: str, patterns: _Patterns) -> int | None:
 
 
 def _spoken_by(
-    clause: str, start: int, end: int, patterns: _Patterns, mentions: Sequence[Mention]
+    clause: str,
+    start: int,
+    end: int,
+    patterns: _Patterns,
+    mentions: Sequence[Mention],
+    buying_for: str | None,
 ) -> Voice:
     """A clause someone else says or advises, or whose subject is someone else: theirs when
     they are named in it, nobody's otherwise."""
@@ -163,6 +174,6 @@ def _spoken_by(
         return OWN
     if named:
         return OWN  # the planner already gives a named person's words to them
-    if any(m.start < start for m in mentions):
-        return OWN  # "she" continues the person named before
+    if any(m.start < start for m in mentions) or buying_for not in (None, SELF):
+        return OWN  # "she" continues the person named before, or the one bought for
     return Voice("others")
