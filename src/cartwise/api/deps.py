@@ -29,6 +29,7 @@ from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
 from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
+from cartwise.understanding.base import Language
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
 
@@ -37,7 +38,14 @@ class TurnRunner(Protocol):
     """`cartwise.agent.run.run_agent`'s signature."""
 
     def __call__(
-        self, deps: AgentDeps, *, user: str, thread: str, message: str, emit: Emit | None = None
+        self,
+        deps: AgentDeps,
+        *,
+        user: str,
+        thread: str,
+        message: str,
+        emit: Emit | None = None,
+        language: Language | None = None,
     ) -> Coroutine[Any, Any, BaseModel]: ...
 
 
