@@ -112,7 +112,17 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
     task.add_done_callback(lambda _: queue.put_nowait(None))
 
     try:
-        while (event := await queue.get()) is not None:
+        while (event := await _next_event(queue, state)) is not None:
+            if event is SHUTTING_DOWN:
+                # The server stops before the turn ends: the stream still gets its ending
+                # (the turn itself goes on writing its memory until the process exits).
+                yield encoder.encode(
+                    RunErrorEvent(
+                        message="the server is restarting; send your message again",
+                        code="shutting_down",
+                    )
+                )
+                return
             try:
                 frame = encoder.encode(event)
             except ValueError as exc:
@@ -146,6 +156,25 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
                 code="internal_error",
             )
         )
+
+
+SHUTTING_DOWN = CustomEvent(name="shutting_down", value=None)
+"""Stands in for the next event once the server's stop is due."""
+POLL_SECONDS = 1.0
+"""How often a waiting stream looks whether a stop was asked for."""
+
+
+async def _next_event(queue: asyncio.Queue[BaseEvent | None], state: ApiState) -> BaseEvent | None:
+    """The turn's next event, or SHUTTING_DOWN once the server's stop is due."""
+    while True:
+        remaining = state.shutdown.remaining()
+        if remaining == 0.0:
+            return SHUTTING_DOWN
+        wait = POLL_SECONDS if remaining is None else min(POLL_SECONDS, remaining)
+        try:
+            return await asyncio.wait_for(queue.get(), timeout=wait)
+        except TimeoutError:
+            continue
 
 
 def _record_outcome(
