@@ -28,6 +28,7 @@ from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
 from cartwise.text import has_han
 from cartwise.understanding.base import GapKind, Language
+from cartwise.vocabulary.nouns import singular
 
 
 def _alternation(words: Iterable[str]) -> str:
@@ -121,18 +122,8 @@ _GENERIC_HEADS = frozenset(
 )
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def _words(text: str) -> list[str]:
-    return [_singular(w) for w in re.findall(r"[a-z][a-z'-]*", text.casefold())]
+    return [singular(w) for w in re.findall(r"[a-z][a-z'-]*", text.casefold())]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from importlib import resources
 
 from cartwise.catalog.product import Product
 from cartwise.text import HAN
+from cartwise.vocabulary.slugs import slugify
 
 DEMO_CATALOG = "demo/demo_catalog.jsonl.gz"
 MIN_ALIAS_COUNT = 2
@@ -40,18 +40,6 @@ class CatalogBrand:
     domain: str
     forms: set[str] = field(default_factory=set)
     """Case-sensitive ASCII forms as listed and Chinese aliases."""
-
-
-def brand_slug(brand: str) -> str:
-    """Canonical ASCII slug of a brand name ("Under Armour" → under-armour, "Estée Lauder"
-    → estee-lauder, "Levi's" → levis, "方太" → fangtai)."""
-    text = unicodedata.normalize("NFKD", brand).encode("ascii", "ignore").decode()
-    if not text.strip():
-        from pypinyin import lazy_pinyin  # a second to load: only for Chinese-only names
-
-        text = "".join(lazy_pinyin(brand))
-    text = re.sub(r"['’]", "", text.lower())
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
 @lru_cache(maxsize=4096)
@@ -83,7 +71,7 @@ def catalog_brands(rows: Iterable[tuple[str, str, str]]) -> list[CatalogBrand]:
         brand = raw_brand.strip()
         if not brand:
             continue
-        slug = brand_slug(brand)
+        slug = slugify(brand)
         if not slug:
             continue
         names.setdefault(slug, set()).add(brand)
