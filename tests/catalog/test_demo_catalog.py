@@ -26,6 +26,9 @@ from cartwise.settings import DEFAULT_FX_TO_CNY
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
+# The whole committed catalog is read and checked: seconds, not milliseconds.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def generator() -> Iterator[ModuleType]:
