@@ -18,8 +18,8 @@ from typing import Literal
 
 import yaml
 
+from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
-from cartwise.understanding.rules.catalog_brands import CatalogBrand
 
 TermKind = Literal["preference", "domain", "platform", "size"]
 
@@ -174,7 +174,7 @@ class Lexicon:
         return {slug for (kind, slug) in self._forms if kind == "preference"}
 
     def with_brands(self, brands: Iterable[CatalogBrand]) -> Lexicon:
-        """This lexicon plus brands mined from catalogs (`catalog_brands`). A brand the
+        """This lexicon plus brands mined from catalogs (`mine_brands`). A brand the
         curated list knows keeps its slug and gains new aliases; an English form new to the
         lexicon matches only as the catalog spells it."""
         entries = {surface: list(terms) for surface, terms in self._by_surface.items()}
