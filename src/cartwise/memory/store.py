@@ -22,12 +22,11 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.errors import InvalidPreference
+from cartwise.memory.namespaces import SELF as SELF  # the name every caller imports from here
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
 MAX_KEYWORDS = 24
-SELF = "self"
-"""The shopper's own namespace; every other recipient is someone the shopper buys for."""
 MAX_RECIPIENT_CHARS = 48
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -36,9 +36,8 @@ from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, Redi
 from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import FullTextIndex, ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
+from cartwise.recall.modes import SearchMode
 from cartwise.settings import Settings
-
-SearchMode = Literal["hybrid", "dense", "lexical"]
 
 DENSE_WEIGHT = 0.6
 """Weight of the dense list in hybrid fusion (BM25 gets the rest), on min-max normalized
