@@ -18,6 +18,7 @@ COMMAND_MODULES: list[str] = [
     "eval_retrieval",
     "eval_understanding",
     "eval_dialogue",
+    "eval_natural",
     "eval_catalog",
     "eval_specs",
     "ask",

@@ -57,11 +57,16 @@ def _demo_slice(types: set[str], folder: Path) -> Path:
 
 @contextmanager
 def eval_agent(
-    settings: Settings, *, embedder: Embedder | None = None, slice_types: set[str] | None = None
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    slice_types: set[str] | None = None,
+    catalog_file: Path | None = None,
 ) -> Iterator[AgentDeps]:
-    """An agent over a fresh temporary home with the demo catalog (or its `slice_types`)
-    indexed once. Product vectors go through the embedding cache of the configured home
-    (product texts only: no user text is written to disk)."""
+    """An agent over a fresh temporary home with the demo catalog (or its `slice_types`, or
+    the JSON-lines `catalog_file` instead) indexed once. Product vectors go through the
+    embedding cache of the configured home (product texts only: no user text is written to
+    disk)."""
     from cartwise.agent.deps import create_deps
     from cartwise.catalog.demo import ensure_catalog
     from cartwise.catalog.pipeline import ingest_file
@@ -77,11 +82,14 @@ def eval_agent(
             )
             deps = create_deps(scoped, embedder=model)
             try:
-                if slice_types is None:
+                source = catalog_file
+                if source is None and slice_types is not None:
+                    source = _demo_slice(slice_types, Path(home))
+                if source is None:
                     ensure_catalog(scoped, deps.recall, documents, progress=False)
                 else:
                     ingest_file(
-                        _demo_slice(slice_types, Path(home)),
+                        source,
                         settings=scoped,
                         service=deps.recall,
                         embedder=documents,
