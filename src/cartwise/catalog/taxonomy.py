@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
+from cartwise.yaml_data import load_yaml
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ def _load() -> tuple[
     tuple[DomainInfo, ...], tuple[ProductType, ...], dict[str, tuple[ProductType, ...]]
 ]:
     text = resources.files("cartwise.catalog").joinpath("data/product_types.yml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    data = load_yaml(text)
     try:
         infos = tuple(
             DomainInfo(Domain(slug), zh, en) for slug, (zh, en) in data["domains"].items()

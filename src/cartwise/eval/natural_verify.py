@@ -41,12 +41,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cartwise.errors import InvalidInput
 from cartwise.eval.natural_set import NaturalCheck, NaturalConversation
 from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
+from cartwise.yaml_data import load_yaml
 
 # Rates for currencies the settings table lacks (CNY per unit, 2026-11). A budget in one of
 # them is only fair when no listing price sits near it (OUTSIDE_RATE_MARGIN either side).
@@ -167,7 +167,7 @@ def load_catalog(catalog_path: Path, types_path: Path) -> Catalog:
                     attributes=attributes,
                 )
             )
-    taxonomy = yaml.safe_load(types_path.read_text(encoding="utf-8"))
+    taxonomy = load_yaml(types_path.read_text(encoding="utf-8"))
     type_names = {
         slug: tuple(name.strip().lower() for field in entry[2:4] for name in str(field).split("|"))
         for slug, entry in taxonomy["types"].items()

@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 
 from cartwise.errors import ConfigurationError
+from cartwise.yaml_data import load_yaml
 
 _HEAD = re.compile(r"[a-z]+(?:-[a-z]+)*$")
 """The head noun of a lowercase phrase is its last word ("running shoes" → shoes)."""
@@ -35,10 +36,8 @@ class _Exceptions:
 
 @cache
 def _exceptions() -> _Exceptions:
-    import yaml
-
     text = resources.files("cartwise.vocabulary").joinpath("data/nouns.yml").read_text("utf-8")
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data = load_yaml(text)
     try:
         return _Exceptions(
             unchanged=frozenset(data["unchanged"]),

@@ -16,10 +16,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-import yaml
-
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
+from cartwise.yaml_data import load_yaml
 
 TermKind = Literal["preference", "domain", "platform", "size"]
 
@@ -202,7 +201,7 @@ class Lexicon:
 
 def _load_yaml(name: str) -> dict[str, object]:
     text = resources.files("cartwise.understanding.rules").joinpath("data", name).read_text("utf-8")
-    loaded = yaml.safe_load(text)
+    loaded = load_yaml(text)
     if not isinstance(loaded, dict):
         raise ValueError(f"lexicon file {name} must be a mapping")
     return loaded
