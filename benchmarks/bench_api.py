@@ -30,12 +30,13 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import httpx
-import yaml
+
+from cartwise.vocabulary.attributes import attribute_terms
+from cartwise.vocabulary.colours import colour_table
 
 REPORT = Path(__file__).resolve().parent / "reports" / "api.md"
 PASSWORD = "bench-password-123"
@@ -49,14 +50,13 @@ reply, remember), not a preference-only one."""
 def stated_preferences() -> list[tuple[str, str]]:
     """(slug, English surface form) for every material and colour the rules engine knows:
     each turn says "I like <form>, show me <product>", a distinct long-term like."""
-    lexicon_file = resources.files("cartwise.understanding.rules").joinpath("data/lexicon.yml")
-    lexicon = yaml.safe_load(lexicon_file.read_text(encoding="utf-8"))
     pairs: list[tuple[str, str]] = []
-    for group in ("material", "color"):
-        for slug, forms in lexicon[group].items():
-            english = next((f for f in forms if f.isascii()), None)
-            if english:
-                pairs.append((slug, english))
+    materials = [(t.slug, t.forms) for t in attribute_terms() if t.category == "material"]
+    colours = [(c.slug, c.names) for c in colour_table().colours]
+    for slug, forms in (*materials, *colours):
+        english = next((f for f in forms if f.isascii()), None)
+        if english:
+            pairs.append((slug, english))
     return pairs
 
 

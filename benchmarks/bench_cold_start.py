@@ -27,7 +27,6 @@ Writes benchmarks/reports/cold_start.md.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import statistics

@@ -2,7 +2,7 @@
 real model tables, specs, materials, colors, sizes.
 
 The product types themselves (slug, domain, names) live in the package
-(`cartwise/catalog/data/product_types.yml`); this file says how each type is made and sold.
+(`cartwise/vocabulary/data/taxonomy.yml`); this file says how each type is made and sold.
 Kept apart from `generate_demo_catalog.py` so the generator reads as logic and this file as
 data. Changing anything here changes the committed catalog: run `make demo-catalog`.
 """
@@ -13,7 +13,7 @@ import random
 import string
 from dataclasses import dataclass, field
 
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 # key -> (Chinese, English)
 MATERIALS: dict[str, tuple[str, str]] = {
@@ -768,7 +768,7 @@ class Platform:
 
     @property
     def fx_to_cny(self) -> float:
-        return DEFAULT_FX_TO_CNY[self.currency]
+        return fx_to_base()[self.currency]
 
     def item_id(self, rng: random.Random) -> str:
         if self.name == "amazon":

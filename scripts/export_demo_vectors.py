@@ -23,14 +23,14 @@ from cartwise.catalog.ingest import ReaderOptions, read_catalog
 from cartwise.catalog.product import Product
 from cartwise.embedding import create_embedder
 from cartwise.embedding.cache import CachedEmbedder, cache_path
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, default=Path(".cartwise"))
     args = parser.parse_args()
-    options = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)
+    options = ReaderOptions(fx_to_base=fx_to_base())
     products = [
         p for p in read_catalog(demo_catalog_path(), "jsonl", options) if isinstance(p, Product)
     ]

@@ -14,7 +14,7 @@ from cartwise.catalog.taxonomy import domains, product_types
 HEADER = """\
 # What the store carries
 
-Generated from `src/cartwise/catalog/data/product_types.yml` by `scripts/gen_catalog_doc.py`
+Generated from `src/cartwise/vocabulary/data/taxonomy.yml` by `scripts/gen_catalog_doc.py`
 — edit there. The demo catalog (`src/cartwise/catalog/demo/`) has offers of every type below
 on six platforms; a request for anything else is answered as "not carried". Each type lists
 its display names first, then the synonyms shoppers use; `cartwise.catalog.taxonomy`

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic_core import PydanticUndefined
 
-from cartwise.settings import FX_RATES_DATE, Settings
+from cartwise.settings import Settings
+from cartwise.vocabulary import currency_table
 
 HEADER = """\
 # Cartwise settings. Copy to `.env` (or export as environment variables) and edit.
@@ -36,7 +37,7 @@ def _default(name: str) -> str:
 def render() -> str:
     blocks = [HEADER]
     for name, field in Settings.model_fields.items():
-        doc = (field.description or "").replace("FX_RATES_DATE", FX_RATES_DATE)
+        doc = (field.description or "").replace("FX_RATES_DATE", currency_table().rates_date)
         comment = "\n".join(f"# {line}" for line in textwrap.wrap(" ".join(doc.split()), 92))
         blocks.append(f"{comment}\n{name.upper()}={_default(name)}\n")
     return "\n".join(blocks)

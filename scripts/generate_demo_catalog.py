@@ -5,7 +5,7 @@
 Every run with the same seed writes the same bytes (seeded RNG, sorted output, gzip with a
 fixed mtime). The catalog is synthetic but shaped like the real platforms:
 
-- every product type of `cartwise/catalog/data/product_types.yml` (21 domains), each with
+- every product type of `cartwise/vocabulary/data/taxonomy.yml` (21 domains), each with
   real brands of its trade; a model is a real one (from the fixed table in
   demo_catalog_data.REAL_MODELS, with its real specs) or a plainly generic code or style name
   — never an invented successor of a flagship line;

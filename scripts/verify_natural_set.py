@@ -20,7 +20,7 @@ from cartwise.eval.natural_verify import Verifier, load_catalog, load_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "src/cartwise/catalog/demo/demo_catalog.jsonl.gz"
-TYPES = ROOT / "src/cartwise/catalog/data/product_types.yml"
+TYPES = ROOT / "src/cartwise/vocabulary/data/taxonomy.yml"
 FACTS = ROOT / "src/cartwise/eval/data/natural_facts.jsonl"
 
 

@@ -13,20 +13,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# Static, dated FX table: units of the base currency (CNY) per one unit of each currency.
-# Prices are compared on `price_base`; a live rate feed would make rankings change between
-# two identical requests, which is worse for a shopper than a rate a few weeks old.
-FX_RATES_DATE = "2026-11-01"
-DEFAULT_FX_TO_CNY: dict[str, float] = {
-    "CNY": 1.0,
-    "USD": 7.12,
-    "EUR": 7.70,
-    "GBP": 9.05,
-    "JPY": 0.047,
-    "SGD": 5.48,
-    "MYR": 1.60,
-    "INR": 0.084,
-}
+from cartwise.vocabulary.currencies import fx_to_base as dated_rates
 
 
 class Settings(BaseSettings):
@@ -140,8 +127,11 @@ class Settings(BaseSettings):
     """With the faiss backend: from this many stored products on, the index is opened as
     approximate IVF-Flat (exact filters) instead of exact flat search; see docs/recall.md."""
 
-    fx_to_base: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_FX_TO_CNY))
-    """Units of the base currency (CNY) per unit of each listed currency, as of FX_RATES_DATE."""
+    fx_to_base: dict[str, float] = Field(default_factory=dated_rates)
+    """Units of the base currency (CNY) per unit of each currency: the currency table's static
+    rates as of FX_RATES_DATE (src/cartwise/vocabulary/data/currencies.yml); a rate given here
+    overrides or adds one ({"USD": 7.2}) and keeps the others. Static on purpose: a live feed
+    would reorder two identical requests."""
 
     base_currency: str = "CNY"
     """Currency that `price_base` is expressed in."""
@@ -257,6 +247,11 @@ class Settings(BaseSettings):
 
     log_personal_data: bool = False
     """Allow user text and preferences in logs (off: they are personal data)."""
+
+    @field_validator("fx_to_base")
+    @classmethod
+    def _over_the_dated_rates(cls, value: dict[str, float]) -> dict[str, float]:
+        return dated_rates(value)
 
     @field_validator("auth_failures_per_user_address")
     @classmethod

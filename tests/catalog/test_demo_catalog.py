@@ -22,7 +22,7 @@ from cartwise.catalog.ingest import ReaderOptions, RowError, read_catalog
 from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.taxonomy import product_types
 from cartwise.eval.catalog import SEARCH_PAGES, image_resolves, is_search_page
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -50,9 +50,7 @@ def generator() -> Iterator[ModuleType]:
 
 @pytest.fixture(scope="module")
 def products() -> list[Product]:
-    items = list(
-        read_catalog(demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY))
-    )
+    items = list(read_catalog(demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=fx_to_base())))
     assert not [i for i in items if isinstance(i, RowError)]
     return [i for i in items if isinstance(i, Product)]
 
@@ -217,7 +215,7 @@ def test_each_model_has_one_reference_price_its_offers_stay_within_25_percent_of
     models = generator.build_models(rng)
     for model in models:
         for row in generator.offers(rng, model):
-            price_cny = row["price"] * DEFAULT_FX_TO_CNY[row["currency"]]
+            price_cny = row["price"] * fx_to_base()[row["currency"]]
             assert abs(price_cny / model.price_cny - 1) <= 0.25, (model.name, row["platform"])
 
 

@@ -19,7 +19,8 @@ from cartwise.embedding.cache import CachedEmbedder
 from cartwise.embedding.e5 import E5Embedder
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.recall.service import RecallService
-from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
+from cartwise.settings import Settings
+from cartwise.vocabulary import fx_to_base
 from tests.doubles import CountingEmbedder
 
 
@@ -41,9 +42,7 @@ class _SameNameAsE5(HashingEmbedder):
 def test_shipped_vectors_cover_every_demo_text(tmp_path: Path) -> None:
     texts = [
         p.embedding_text()
-        for p in read_catalog(
-            demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)
-        )
+        for p in read_catalog(demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=fx_to_base()))
         if isinstance(p, Product)
     ]
     model = CountingEmbedder(_SameNameAsE5(384))
@@ -75,9 +74,7 @@ def test_shipped_vectors_match_the_model_and_spare_the_first_start(settings: Set
         service.close()
     products = [
         p
-        for p in read_catalog(
-            demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)
-        )
+        for p in read_catalog(demo_catalog_path(), "jsonl", ReaderOptions(fx_to_base=fx_to_base()))
         if isinstance(p, Product)
     ]
     sample = [products[i].embedding_text() for i in (0, 1234, len(products) - 1)]

@@ -10,7 +10,7 @@ from cartwise.catalog.normalize import (
     parse_price,
     to_base,
 )
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 
 @pytest.mark.parametrize(
@@ -48,10 +48,10 @@ def test_unparseable_prices_are_row_problems(raw: object) -> None:
 
 
 def test_fx_converts_to_base_and_refuses_unknown_currencies() -> None:
-    assert to_base(100.0, "usd", DEFAULT_FX_TO_CNY) == pytest.approx(712.0)
-    assert to_base(100.0, "CNY", DEFAULT_FX_TO_CNY) == 100.0
+    assert to_base(100.0, "usd", fx_to_base()) == pytest.approx(712.0)
+    assert to_base(100.0, "CNY", fx_to_base()) == 100.0
     with pytest.raises(RowProblem, match="unknown currency 'XYZ'"):
-        to_base(1.0, "XYZ", DEFAULT_FX_TO_CNY)
+        to_base(1.0, "XYZ", fx_to_base())
 
 
 def test_html_becomes_plain_text_with_double_escaping_undone() -> None:
@@ -80,3 +80,29 @@ def test_stock_flags_parse(raw: object, expected: bool) -> None:
 def test_a_stock_flag_that_is_not_yes_or_no_is_a_row_problem() -> None:
     with pytest.raises(RowProblem):
         parse_bool("maybe")
+
+
+def _currency_forms() -> list[tuple[str, str, str]]:
+    from cartwise.vocabulary import currency_table
+
+    return [
+        (form, code, place)
+        for code, currency in currency_table().currencies.items()
+        for place, forms in (("before", (code, *currency.before)), ("after", currency.after))
+        for form in forms
+    ]
+
+
+@pytest.mark.parametrize(("form", "code", "place"), _currency_forms())
+def test_every_currency_symbol_and_word_is_read_at_ingest(form: str, code: str, place: str) -> None:
+    listed = [f"{form}1,299.50", f"{form} 1299.50"] if place == "before" else []
+    listed += [f"1299.50 {form}", f"1299.50{form}"]
+    for raw in listed:
+        assert parse_price(raw) == (1299.5, code), raw
+    assert to_base(10.0, code, fx_to_base()) == round(10.0 * fx_to_base()[code], 2)
+
+
+def test_a_row_in_an_unknown_currency_names_it() -> None:
+    with pytest.raises(RowProblem, match="XAU"):
+        value, currency = parse_price("12.00 XAU")
+        to_base(value, currency or "", fx_to_base())

@@ -8,7 +8,7 @@ from cartwise.catalog.ingest import ReaderOptions, RowError, detect_format, read
 from cartwise.catalog.ingest.mapped import load_mapping
 from cartwise.catalog.product import Domain, Product
 from cartwise.errors import IngestError
-from cartwise.settings import DEFAULT_FX_TO_CNY
+from cartwise.vocabulary import fx_to_base
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -17,7 +17,7 @@ def _read(
     name: str, *, mapping: str | None = None, **options: object
 ) -> tuple[list[Product], list[RowError]]:
     opts = ReaderOptions(
-        fx_to_base=DEFAULT_FX_TO_CNY,
+        fx_to_base=fx_to_base(),
         mapping=FIXTURES / mapping if mapping else None,
         **options,  # type: ignore[arg-type]
     )
@@ -146,7 +146,7 @@ def test_unreadable_files_are_ingest_errors(
     path = tmp_path / name
     path.write_bytes(content)
     with pytest.raises(IngestError, match=reason):
-        list(read_catalog(path, None, ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)))
+        list(read_catalog(path, None, ReaderOptions(fx_to_base=fx_to_base())))
 
 
 def test_missing_file_is_an_ingest_error(tmp_path: Path) -> None:
@@ -174,7 +174,7 @@ def test_bad_mapping_files_are_ingest_errors(tmp_path: Path, mapping: str, reaso
 def test_mapping_naming_a_missing_column_is_an_ingest_error(tmp_path: Path) -> None:
     mapping = tmp_path / "m.yml"
     mapping.write_text("fields: {item_id: sku, title: nom, price: cost}", encoding="utf-8")
-    opts = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY, mapping=mapping)
+    opts = ReaderOptions(fx_to_base=fx_to_base(), mapping=mapping)
     with pytest.raises(IngestError, match="nom"):
         list(read_catalog(FIXTURES / "generic.csv", "csv", opts))
 
@@ -200,7 +200,7 @@ def test_the_documented_examples_are_accepted(tmp_path: Path) -> None:
 
 
 def _read_path(path: Path) -> tuple[list[Product], list[RowError]]:
-    items = list(read_catalog(path, None, ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY)))
+    items = list(read_catalog(path, None, ReaderOptions(fx_to_base=fx_to_base())))
     return [i for i in items if isinstance(i, Product)], [
         i for i in items if isinstance(i, RowError)
     ]
@@ -218,6 +218,6 @@ def test_mapping_constants_fill_empty_cells(tmp_path: Path) -> None:
         "constants: {currency: USD}\nfields: {item_id: id, title: name, price: cost, currency: cur}",
         encoding="utf-8",
     )
-    opts = ReaderOptions(fx_to_base=DEFAULT_FX_TO_CNY, mapping=mapping)
+    opts = ReaderOptions(fx_to_base=fx_to_base(), mapping=mapping)
     products = [p for p in read_catalog(source, None, opts) if isinstance(p, Product)]
     assert [(p.item_id, p.currency) for p in products] == [("1", "GBP"), ("2", "USD")]

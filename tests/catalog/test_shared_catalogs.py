@@ -11,7 +11,8 @@ from cartwise.catalog.pipeline import ingest_file
 from cartwise.catalog.product import Domain, Product
 from cartwise.commands.ingest import resolve_mapping
 from cartwise.recall.service import RecallService
-from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
+from cartwise.settings import Settings
+from cartwise.vocabulary import fx_to_base
 from tests.doubles import CountingEmbedder
 
 pytestmark = pytest.mark.shared_data
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.shared_data
 
 def _read(path: Path, *, mapping: str | None = None) -> tuple[list[Product], list[RowError]]:
     options = ReaderOptions(
-        fx_to_base=DEFAULT_FX_TO_CNY, mapping=resolve_mapping(mapping) if mapping else None
+        fx_to_base=fx_to_base(), mapping=resolve_mapping(mapping) if mapping else None
     )
     items = list(read_catalog(path, None, options))
     return [i for i in items if isinstance(i, Product)], [
@@ -60,7 +61,7 @@ def test_bigbasket_ingests_through_its_bundled_mapping(shared_data: Path) -> Non
     onion = products[0]
     assert (onion.platform, onion.item_id, onion.currency) == ("bigbasket", "40075537", "INR")
     assert onion.price == 52.0  # DiscountPrice, not the MRP
-    assert onion.price_base == pytest.approx(52.0 * DEFAULT_FX_TO_CNY["INR"], abs=0.01)
+    assert onion.price_base == pytest.approx(52.0 * fx_to_base()["INR"], abs=0.01)
     assert onion.category_raw == "Fruits & Vegetables > Potato, Onion & Tomato"
     assert onion.domain is Domain.FOOD
     assert len({p.item_id for p in products}) == 8208

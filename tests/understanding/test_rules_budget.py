@@ -74,3 +74,43 @@ def test_numbers_that_are_not_money_are_not_budgets(text: str) -> None:
 )
 def test_chinese_numerals(numeral: str, value: int) -> None:
     assert parse_zh_numeral(numeral) == value
+
+
+def _forms(place: str) -> list[tuple[str, str]]:
+    from cartwise.vocabulary import currency_table
+
+    return [
+        (form, code)
+        for code, currency in currency_table().currencies.items()
+        for form in (code, *(currency.before if place == "before" else currency.after))
+    ]
+
+
+@pytest.mark.parametrize(("form", "code"), _forms("before"))
+def test_every_currency_written_before_an_amount_gives_its_budget(form: str, code: str) -> None:
+    for text in (f"headphones under {form}80", f"{form} 120以内的耳机"):
+        found = parse_budget(text)
+        assert found.currency == code, text
+        assert found.budget_max in (80, 120), text
+
+
+@pytest.mark.parametrize(("form", "code"), _forms("after"))
+def test_every_currency_written_after_an_amount_gives_its_budget(form: str, code: str) -> None:
+    for text in (f"a backpack under 75 {form}", f"75{form}以内的双肩包"):
+        found = parse_budget(text)
+        assert (found.currency, found.budget_max) == (code, 75), text
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("a desk lamp under S$45", {"budget_max": "45", "budget_currency": "SGD"}),
+        ("RM150以内的电饭煲", {"budget_max": "150", "budget_currency": "MYR"}),
+        ("keyboard, max RM 200", {"budget_max": "200", "budget_currency": "MYR"}),
+        ("HK$300左右的香水", {"budget_max": "360", "budget_currency": "HKD"}),
+        ("Rs.500 se kam, a kurta", {"budget_max": "500", "budget_currency": "INR"}),
+        ("the transform 100 series", {}),  # "rm" inside a word is no ringgit
+    ],
+)
+def test_budgets_in_the_currencies_of_other_markets(text: str, slots: dict[str, str]) -> None:
+    assert parse_budget(text).slots("USD") == slots

@@ -17,7 +17,7 @@ def test_at_least_150_brands() -> None:
     lexicon = load_lexicon()
     brands = {
         t.slug
-        for m in lexicon.scan(" ".join(lexicon._by_surface))
+        for m in lexicon.scan(" ".join(lexicon.surfaces()))
         for t in m.terms
         if t.category is Category.BRAND
     }

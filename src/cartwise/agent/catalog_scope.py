@@ -2,13 +2,13 @@
 
 Decided once per searching turn, in this order (the first rule that fires wins):
 1. the request is for something a shop does not sell as goods — a service, a ticket or a
-   trip, a financial product (`NOT_GOODS`): not carried;
+   trip, a financial product (the vocabulary's `not_goods` words): not carried;
 2. the request names a product type (`cartwise.catalog.taxonomy` names and synonyms): carried
    when the catalog holds offers of it, not carried when a fully typed catalog holds none;
    a catalog with untyped listings (a shop's own feed) cannot tell, so a named type counts
    as carried there; the catalog's own category names count as types too;
 3. the request is for a kind of thing no general store carries — a vehicle, property,
-   prescription medicine, a live animal, a weapon (`NEVER_CARRIED`): not carried;
+   prescription medicine, a live animal, a weapon (its `never_carried` words): not carried;
 4. otherwise the relevance floor: carried when the best search hit's similarity to the
    query reaches `Settings.catalog_relevance_floor` (chosen on the dev split of the
    labelled requests, docs/reports/dialogue.md).
@@ -23,82 +23,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
 from cartwise.text import has_han
 from cartwise.understanding.base import GapKind, Language
+from cartwise.vocabulary import matcher
+from cartwise.vocabulary.gaps import gap_words
 from cartwise.vocabulary.nouns import singular
-
-
-def _alternation(words: Iterable[str]) -> str:
-    latin = sorted((w for w in words if w.isascii()), key=len, reverse=True)
-    other = sorted((w for w in words if not w.isascii()), key=len, reverse=True)
-    parts = []
-    if latin:
-        parts.append(rf"(?<![a-z])(?:{'|'.join(map(re.escape, latin))})(?![a-z])")
-    if other:
-        parts.append("|".join(map(re.escape, other)))
-    return "|".join(parts)
-
-
-# fmt: off
-NOT_GOODS: dict[GapKind, tuple[str, ...]] = {
-    "service": (
-        "service", "services", "repair", "repairman", "plumber", "electrician", "cleaner",
-        "cleaning lady", "housekeeper", "tutor", "tutoring", "lessons", "course", "nanny",
-        "babysitter", "contractor", "advice", "consultation", "appointment", "checkup",
-        "check-up", "membership", "subscription", "insurance", "top-up", "recharge",
-        "boosting", "courier", "pickup service", "car wash", "haircut", "massage",
-        "wedding planner", "event planner",
-        "moving", "boarding", "delivery service", "installation",
-        "服务", "维修", "修理", "师傅", "保洁", "家政", "阿姨", "家教", "辅导", "咨询", "律师",
-        "挂号", "体检", "会员", "年卡", "保险", "充值", "代练", "代办", "洗车", "理发", "按摩",
-        "搬家", "装修", "月嫂", "保姆", "寄养", "上门", "取件", "报名", "婚庆", "网课", "培训",
-    ),
-    "ticket": (
-        "ticket", "tickets", "flight", "flights", "hotel", "hotel room", "tour", "cruise",
-        "vacation", "holiday package", "visa",
-        "机票", "车票", "高铁票", "火车票", "门票", "电影票", "船票", "演唱会", "酒店", "旅游",
-        "跟团", "签证", "民宿",
-    ),
-    "finance": (
-        "stocks", "stock market", "shares of", "mutual fund", "fund", "bitcoin", "crypto", "loan",
-        "mortgage", "股票", "基金", "理财", "比特币", "贷款", "期货",
-    ),
-}
-NEVER_CARRIED: dict[GapKind, tuple[str, ...]] = {
-    "vehicle": (
-        "car", "cars", "used car", "electric car", "suv", "truck", "pickup truck",
-        "motorcycle", "motorbike", "tractor", "excavator", "camper van", "camper", "rv",
-        "yacht", "boat", "jet", "private jet", "helicopter",
-        "汽车", "轿车", "二手车", "新能源车", "新车", "摩托车", "卡车", "货车", "拖拉机",
-        "挖掘机", "房车", "游艇", "飞机", "直升机",
-    ),
-    "property": (
-        "house", "houses", "apartment", "flat to rent", "condo", "real estate", "land",
-        "plot of land", "shop space", "office space", "parking spot", "parking space",
-        "timeshare", "villa",
-        "房子", "房产", "二手房", "公寓", "商铺", "地皮", "停车位", "车位", "两居室", "三居室",
-        "别墅", "租房", "出租",
-    ),
-    "medicine": (
-        "prescription", "antibiotic", "antibiotics", "medication", "medicine", "painkiller",
-        "painkillers", "sleeping pills", "opioid",
-        "处方药", "处方", "抗生素", "降压药", "安眠药", "霉素", "西林", "消炎药", "止痛药",
-    ),
-    "animal": (
-        "live", "puppy", "puppies", "kitten", "kittens", "pet rabbit", "bunny", "parrot",
-        "goldfish", "horse", "pony", "hamster", "cat", "dog",
-        "活体", "猫", "狗", "小猫", "猫咪", "一只猫", "布偶猫", "英短", "小狗", "狗狗", "金毛", "泰迪犬",
-        "兔子", "小兔", "鹦鹉", "金鱼", "鱼苗", "仓鼠", "一匹马", "小马",
-    ),
-    "weapon": ("gun", "guns", "handgun", "rifle", "firearm", "ammo", "ammunition",
-               "枪", "枪支", "弹药"),
-}
-# fmt: on
-_NOT_GOODS = [(kind, re.compile(_alternation(words))) for kind, words in NOT_GOODS.items()]
-_NEVER = [(kind, re.compile(_alternation(words))) for kind, words in NEVER_CARRIED.items()]
 
 _SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
 # Heads too general to stand for a product type on their own ("a chess set", "bath mat").
@@ -185,8 +118,13 @@ def _leaf(category: str) -> str:
 _PATH_MARK = re.compile(r"\s*(?:›|>)\s*")
 
 
-def _first_kind(patterns: Sequence[tuple[GapKind, re.Pattern[str]]], text: str) -> GapKind:
-    return next((kind for kind, pattern in patterns if pattern.search(text)), "")
+def _first_kind(group: str, text: str) -> GapKind:
+    """The first gap kind of `group` (the vocabulary's order) whose words `text` holds: any
+    occurrence counts, so a word of another group around it hides nothing (飞机 in 飞机票)."""
+    found = matcher("gap").candidates(text)
+    named = {e.slug for m in found for e in m.entries if e.category == group}
+    kinds = gap_words()[group]
+    return cast(GapKind, next((kind for kind in kinds if kind in named), ""))
 
 
 @dataclass(frozen=True)
@@ -205,7 +143,7 @@ def judge_request(
 ) -> ScopeVerdict:
     """Whether the catalog carries what `request` (the understood search phrase) asks for."""
     text = request.casefold()
-    if kind := _first_kind(_NOT_GOODS, text):
+    if kind := _first_kind("not_goods", text):
         return ScopeVerdict(False, kind, "not_goods")
     named = tuple(types_named_in(text)) or types_by_head(text)
     if any(t.slug in types.present for t in named):
@@ -218,7 +156,7 @@ def judge_request(
         if types.untyped:
             return ScopeVerdict(True, rule="named_type", named=named)
         return ScopeVerdict(False, rule="missing_type", named=named)
-    if kind := _first_kind(_NEVER, text):
+    if kind := _first_kind("never_carried", text):
         return ScopeVerdict(False, kind, "never_carried")
     carried = best_similarity is not None and best_similarity >= floor
     return ScopeVerdict(carried, rule="relevance")

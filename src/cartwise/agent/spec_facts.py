@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from cartwise.catalog.specs import ATTRIBUTES, LabelSpec, NumericSpec, RequestSpecs, SpecSort
 from cartwise.understanding.base import Language
+from cartwise.vocabulary import colour_table
 
 OP_SYMBOLS = {"lt": "<", "le": "≤", "eq": "=", "ge": "≥", "gt": ">"}
 BASE_UNITS: dict[str, tuple[float, str]] = {
@@ -45,17 +46,9 @@ def numeric_fact(spec: NumericSpec, language: Language) -> str:
     return f"{_name(spec.attribute, language)} {OP_SYMBOLS[spec.op]} {quantity(spec.attribute, spec.value)}"
 
 
-COLOURS_ZH = {
-    "black": "黑色", "white": "白色", "grey": "灰色", "silver": "银色", "gold": "金色",
-    "metallic": "金属色", "red": "红色", "orange": "橙色", "yellow": "黄色", "green": "绿色",
-    "blue": "蓝色", "purple": "紫色", "pink": "粉色", "brown": "棕色", "beige": "米色",
-}  # fmt: skip
-"""Colour families as a Chinese reply names them (others stay as parsed)."""
-
-
 def _label_value(attribute: str, value: str, language: Language) -> str:
     if attribute == "color_family":
-        return COLOURS_ZH.get(value, value) if language == "zh" else value
+        return colour_table().family_name(value, language)
     return value.upper()  # am5 → AM5, ddr5 → DDR5, hdmi → HDMI, atx → ATX
 
 

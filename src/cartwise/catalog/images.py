@@ -12,13 +12,10 @@ from html import escape
 
 from cartwise.catalog.taxonomy import product_type
 from cartwise.errors import NotFound
+from cartwise.vocabulary.colours import picture_fills
 
-COLOR_HEX: dict[str, str] = {
-    "black": "#2b2b2b", "white": "#f4f4f0", "silver": "#c0c4c8", "blue": "#3b6fd8",
-    "red": "#d8433b", "gray": "#8a8f96", "pink": "#f29bb8", "green": "#4c9a5a",
-    "beige": "#e6d5b8", "brown": "#8b5a3c", "purple": "#8a5cc7", "khaki": "#b9a77a",
-    "navy": "#27375f", "yellow": "#f2c230", "orange": "#ee8a2c", "gold": "#d4af37",
-}  # fmt: skip
+COLOR_HEX: dict[str, str] = picture_fills()
+"""Pictogram fill of each colour name demo listings use (the vocabulary's colour table)."""
 
 # Pictograms in a 120×96 box: {c} is the colour fill, {d} the outline, {l} a light accent.
 _SHAPES: dict[str, str] = {
@@ -142,6 +139,12 @@ _SHAPES: dict[str, str] = {
 }  # fmt: skip
 
 
+def _is_dark(fill: str) -> bool:
+    """A fill dark enough for a light accent on it (luma below 150 of 255)."""
+    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue < 150
+
+
 @lru_cache(maxsize=4096)
 def product_svg(type_slug: str, color: str) -> str:
     """The pictogram of a product type in a colour, as an SVG document.
@@ -153,7 +156,7 @@ def product_svg(type_slug: str, color: str) -> str:
     if color not in COLOR_HEX:
         raise NotFound("colour", color)
     fill = COLOR_HEX[color]
-    dark = color in {"black", "navy", "brown", "purple", "blue", "green", "red", "gray"}
+    dark = _is_dark(fill)
     outline = "#555" if color == "black" else "#2b2b2b"
     light = "#f4f4f0" if dark else "#ffffff"
     shape = _SHAPES.get(kind.icon, _SHAPES["box"])

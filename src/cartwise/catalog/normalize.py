@@ -11,33 +11,20 @@ import re
 from html.parser import HTMLParser
 
 from cartwise.errors import InvalidInput
+from cartwise.vocabulary.currencies import currency_matcher
 
 
 class RowProblem(InvalidInput):
     """One field of one row cannot be accepted; the row is skipped and reported."""
 
 
-# Longest symbols first so "US$" wins over "$" and "S$" over "$".
-_CURRENCY_SYMBOLS: tuple[tuple[str, str], ...] = (
-    ("US$", "USD"),
-    ("S$", "SGD"),
-    ("RM", "MYR"),
-    ("Rs.", "INR"),
-    ("Rs", "INR"),
-    ("₹", "INR"),
-    ("¥", "CNY"),  # on the platforms Cartwise covers ¥ is the renminbi, not the yen
-    ("￥", "CNY"),
-    ("元", "CNY"),
-    ("£", "GBP"),
-    ("€", "EUR"),
-    ("$", "USD"),
-)
 _ISO_CODE = re.compile(r"\b([A-Z]{3})\b")
 _NUMBER = re.compile(r"^\d[\d.,]*$")
 
 
 def parse_price(raw: object) -> tuple[float, str | None]:
-    """`251,26`, `251.26`, `1.234,56`, `1,234.56`, `¥99`, `$12.99`, `12.99 USD` →
+    """`251,26`, `251.26`, `1.234,56`, `1,234.56`, `¥99`, `$12.99`, `S$38.50`, `RM25`,
+    `12.99 USD` →
     (value, currency named in the text or None).
 
     The last separator followed by one or two digits is the decimal mark; every other
@@ -54,14 +41,14 @@ def parse_price(raw: object) -> tuple[float, str | None]:
         raise RowProblem("price is empty")
     text = raw.strip()
     currency: str | None = None
-    code = _ISO_CODE.search(text)
+    code = _ISO_CODE.search(text)  # any code, so an unknown one is named in the row error
     if code:
         currency = code.group(1)
         text = text.replace(currency, "")
-    for symbol, iso in _CURRENCY_SYMBOLS:
-        if symbol in text:
-            currency = currency or iso
-            text = text.replace(symbol, "")
+    # The currency table's symbols and words, longest first ("US$" over "$", "S$" over "$").
+    for found in reversed(currency_matcher().find(text)):
+        currency = currency or found.entries[0].slug
+        text = text[: found.start] + text[found.end :]
     number = text.replace(" ", "").replace("\u00a0", "").replace("'", "")
     if not _NUMBER.fullmatch(number):
         raise RowProblem(f"price {raw!r} is not a number")

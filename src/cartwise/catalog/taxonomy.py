@@ -1,8 +1,9 @@
 """The product types a general store carries, with their domain and their names.
 
-One data file (`data/product_types.yml`) says what the store carries: 21 domains and every
-product type in them, each with Chinese and English names (the first is the display name, the
-rest are synonyms shoppers use). The demo catalog is generated from it, `docs/catalog.md`
+The vocabulary's taxonomy (`cartwise.vocabulary`, `data/taxonomy.yml`) says what the store
+carries: 21 domains and every product type in them, each with Chinese and English names (the
+first is the display name, the rest are synonyms shoppers use); this module gives them the
+catalog's `Domain`. The demo catalog is generated from it, `docs/catalog.md`
 publishes it, and the dialogue layer asks it whether a requested type is carried at all.
 """
 
@@ -11,11 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
-from cartwise.yaml_data import load_yaml
+from cartwise.vocabulary.taxonomy import taxonomy
 
 
 @dataclass(frozen=True)
@@ -62,30 +62,27 @@ class ProductType:
 def _load() -> tuple[
     tuple[DomainInfo, ...], tuple[ProductType, ...], dict[str, tuple[ProductType, ...]]
 ]:
-    text = resources.files("cartwise.catalog").joinpath("data/product_types.yml").read_text("utf-8")
-    data = load_yaml(text)
+    data = taxonomy()
     try:
-        infos = tuple(
-            DomainInfo(Domain(slug), zh, en) for slug, (zh, en) in data["domains"].items()
-        )
+        infos = tuple(DomainInfo(Domain(d.slug), d.zh, d.en) for d in data.domains)
         types = tuple(
             ProductType(
-                slug=slug,
-                domain=Domain(domain),
-                zh_names=tuple(zh.split("|")),
-                en_names=tuple(en.split("|")),
-                icon=icon,
+                slug=t.slug,
+                domain=Domain(t.domain),
+                zh_names=t.zh_names,
+                en_names=t.en_names,
+                icon=t.icon,
             )
-            for slug, (domain, icon, zh, en) in data["types"].items()
+            for t in data.types
         )
-        by_slug = {t.slug: t for t in types}
-        groups: dict[str, tuple[ProductType, ...]] = {}
-        for zh, en, members in data.get("groups", {}).values():
-            kinds = tuple(by_slug[slug] for slug in members)
-            for name in [*zh.split("|"), *en.split("|")]:
-                groups[name.casefold()] = kinds
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ConfigurationError(f"product_types.yml is malformed: {exc}") from exc
+    except ValueError as exc:
+        raise ConfigurationError(f"the taxonomy names a domain the catalog lacks: {exc}") from exc
+    by_slug = {t.slug: t for t in types}
+    groups: dict[str, tuple[ProductType, ...]] = {}
+    for group in data.groups:
+        kinds = tuple(by_slug[slug] for slug in group.members)
+        for name in group.names:
+            groups[name.casefold()] = kinds
     return infos, types, groups
 
 

@@ -20,6 +20,7 @@ from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.sizes import offers_size
 from cartwise.eval.dialogue_set import Expectation, QuestionKind
 from cartwise.understanding.rules import cues
+from cartwise.vocabulary.platforms import platforms
 
 # fmt: off
 PRODUCT_TYPE_WORDS: dict[str, tuple[str, ...]] = {
@@ -51,13 +52,9 @@ PRODUCT_TYPE_WORDS: dict[str, tuple[str, ...]] = {
 }
 # fmt: on
 PLATFORM_NAMES: dict[str, tuple[str, ...]] = {
-    "taobao": ("taobao", "淘宝"),
-    "jd": ("jd", "京东"),
-    "pinduoduo": ("pinduoduo", "拼多多"),
-    "amazon": ("amazon", "亚马逊"),
-    "walmart": ("walmart", "沃尔玛"),
-    "shopee": ("shopee", "虾皮"),
+    p.id: (p.id, *(f for f in p.forms if not f.isascii())) for p in platforms().values()
 }
+"""How a reply names each platform (the vocabulary's platforms): its id, its Chinese names."""
 
 
 def _word_pattern(words: Sequence[str]) -> re.Pattern[str]:

@@ -41,12 +41,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cartwise.errors import InvalidInput
 from cartwise.eval.natural_set import NaturalCheck, NaturalConversation
-from cartwise.settings import DEFAULT_FX_TO_CNY, Settings
-from cartwise.yaml_data import load_yaml
+from cartwise.settings import Settings
+from cartwise.vocabulary import fx_to_base as dated_rates
 
 # Rates for currencies the settings table lacks (CNY per unit, 2026-11). A budget in one of
 # them is only fair when no listing price sits near it (OUTSIDE_RATE_MARGIN either side).
@@ -161,13 +162,13 @@ def load_catalog(catalog_path: Path, types_path: Path) -> Catalog:
                     brand=row.get("brand", ""),
                     model=(attributes.get("model") or [""])[0],
                     product_type=row["product_type"],
-                    price_base=round(row["price"] * DEFAULT_FX_TO_CNY[row["currency"]], 2),
+                    price_base=round(row["price"] * dated_rates()[row["currency"]], 2),
                     in_stock=bool(row["in_stock"]),
                     sizes=frozenset(s.lower() for s in attributes.get("sizes", [])),
                     attributes=attributes,
                 )
             )
-    taxonomy = load_yaml(types_path.read_text(encoding="utf-8"))
+    taxonomy = yaml.safe_load(types_path.read_text(encoding="utf-8"))
     type_names = {
         slug: tuple(name.strip().lower() for field in entry[2:4] for name in str(field).split("|"))
         for slug, entry in taxonomy["types"].items()
@@ -259,7 +260,7 @@ class Verifier:
         page_size: int | None = None,
     ) -> None:
         self.catalog = catalog
-        self.fx = dict(fx_to_base or DEFAULT_FX_TO_CNY)
+        self.fx = dict(fx_to_base or dated_rates())
         default_picks = Settings.model_fields["agent_max_picks"].default
         self.page_size = page_size or int(default_picks)
 

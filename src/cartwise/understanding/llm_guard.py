@@ -38,8 +38,8 @@ from cartwise.understanding.base import (
     RecipientMemory,
     StatedPreference,
 )
+from cartwise.vocabulary import matcher
 
-SAFETY_CUE = re.compile(r"过敏|不能吃|忌口|不耐受|allerg|intoleran", re.IGNORECASE)
 # A complaint about price or stock is about that one item, never about its brand: "too
 # expensive" must not become a standing dislike of the brand.
 PRICE_OR_STOCK_CUE = re.compile(
@@ -47,6 +47,12 @@ PRICE_OR_STOCK_CUE = re.compile(
     r"too pricey|out of stock|sold out",
     re.IGNORECASE,
 )
+
+
+def _says_safety(message: str) -> bool:
+    """Whether the message states an allergy, an intolerance or a health condition (the
+    vocabulary's safety words)."""
+    return bool(matcher("safety").find(message))
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,7 @@ def guard_planner(
     planner: PlannerOutput, reading: RulesReading, message: str, report: GuardReport
 ) -> PlannerOutput:
     """Correct negated likes and unsafe safety statements in a planner answer."""
-    safety = bool(SAFETY_CUE.search(message))
+    safety = _says_safety(message)
     stated: list[StatedPreference] = []
     for item in planner.stated:
         update: dict[str, object] = {}
@@ -221,7 +227,7 @@ def guard_curator(
 ) -> CuratorOutput:
     """Correct negated likes, force safety entries global+hard, drop ungrounded entries,
     and never supersede the key an entry of this same answer writes."""
-    safety = bool(SAFETY_CUE.search(message))
+    safety = _says_safety(message)
     price_complaint = bool(PRICE_OR_STOCK_CUE.search(message))
     folded_message = message.casefold()
     slot_values = frozenset(

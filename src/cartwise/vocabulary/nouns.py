@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from cartwise.errors import ConfigurationError
-from cartwise.yaml_data import load_yaml
+from cartwise.vocabulary.files import data_file, words
 
 _HEAD = re.compile(r"[a-z]+(?:-[a-z]+)*$")
 """The head noun of a lowercase phrase is its last word ("running shoes" → shoes)."""
@@ -36,20 +35,19 @@ class _Exceptions:
 
 @cache
 def _exceptions() -> _Exceptions:
-    text = resources.files("cartwise.vocabulary").joinpath("data/nouns.yml").read_text("utf-8")
-    data = load_yaml(text)
+    data = data_file("nouns")
     try:
         return _Exceptions(
-            unchanged=frozenset(data["unchanged"]),
+            unchanged=frozenset(words(data["unchanged"], "nouns.unchanged")),
             irregular={str(k): str(v) for k, v in data["irregular"].items()},
             compound_heads={str(k): str(v) for k, v in data["compound_heads"].items()},
-            ie_nouns=frozenset(data["ie_nouns"]),
-            oes_nouns=frozenset(data["oes_nouns"]),
-            s_nouns=frozenset(data["s_nouns"]),
-            che_nouns=frozenset(data["che_nouns"]),
+            ie_nouns=frozenset(words(data["ie_nouns"], "nouns.ie_nouns")),
+            oes_nouns=frozenset(words(data["oes_nouns"], "nouns.oes_nouns")),
+            s_nouns=frozenset(words(data["s_nouns"], "nouns.s_nouns")),
+            che_nouns=frozenset(words(data["che_nouns"], "nouns.che_nouns")),
         )
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ConfigurationError(f"vocabulary/data/nouns.yml is malformed: {exc}") from exc
+    except (KeyError, AttributeError) as exc:
+        raise ConfigurationError(f"vocabulary file nouns.yml is malformed: {exc}") from exc
 
 
 def singular(text: str) -> str:

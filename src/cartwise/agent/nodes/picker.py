@@ -27,7 +27,7 @@ from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
 from cartwise.understanding.base import Language, PlannerOutput
-from cartwise.understanding.money import money
+from cartwise.vocabulary import format_money
 from cartwise.vocabulary.slugs import slugify
 
 
@@ -75,10 +75,10 @@ def applied_facts(
     slots = state.get("slots", {})
     currency = slots.get("budget_currency") or criteria.budget.base_currency
     if criteria.budget.max_base is not None and slots.get("budget_max"):
-        amount = money(float(slots["budget_max"]), currency)
+        amount = format_money(float(slots["budget_max"]), currency)
         facts.append(f"预算 ≤ {amount}" if zh else f"budget ≤ {amount}")
     if criteria.budget.min_base is not None and slots.get("budget_min"):
-        amount = money(float(slots["budget_min"]), currency)
+        amount = format_money(float(slots["budget_min"]), currency)
         facts.append(f"预算 ≥ {amount}" if zh else f"budget ≥ {amount}")
     if criteria.size:
         facts.append(f"尺码 {criteria.size}" if zh else f"size {criteria.size}")

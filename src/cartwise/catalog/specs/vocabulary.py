@@ -2,7 +2,8 @@
 
 Each table maps a regex (matched case-insensitively on width-folded text) to one canonical
 lowercase value. Longer spellings are tried first and their spans masked, so "Micro ATX"
-is `matx` and not also `atx`.
+is `matx` and not also `atx`. Colours are no table here: they are the vocabulary's one
+colour table.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+
+from cartwise.vocabulary.colours import family_matcher, hue_matches
 
 _I = re.IGNORECASE | re.ASCII
 """ASCII word boundaries: in "的HDMI线" or "LGA1700接口" a Chinese character is no word
@@ -95,50 +98,6 @@ FORM_FACTORS: list[tuple[str, str]] = [
 ]
 """Board and case form factors; drive bays (2.5"/3.5") are added by the quantity scanner."""
 
-COLOURS_EN: list[tuple[str, str]] = [
-    (r"\brose\s?gold\b|\bchampagne\b|\bgold(?:en)?\b|\bsilver\b|\bchrome\b", "metallic"),
-    (r"\bmetallic\b|\bgun\s?metal\b|\btitanium\b|\bplatinum\s?(?:grey|gray|silver)\b", "metallic"),
-    (r"\boff[\s-]?white\b|\bwhite\b|\bivory\b|\bsnow\b", "white"),
-    (r"\b(?:charcoal|jet|space|midnight|matte?)\s+black\b", "black"),
-    (r"\bblack\b|\bjet\b|\bonyx\b|\bmidnight\s?black\b", "black"),
-    (r"\bgr[ae]y\b|\bgraphite\b|\bcharcoal\b|\bslate\b|\bspace\s?gr[ae]y\b", "grey"),
-    (r"\bnavy\b|\bblue\b|\bcyan\b|\bturquoise\b|\bteal\b|\bcobalt\b|\bdenim\b", "blue"),
-    (r"\bred\b|\bburgundy\b|\bmaroon\b|\bcrimson\b|\bwine\b|\bscarlet\b", "red"),
-    (r"\bgreen\b|\bolive\b|\bmint\b|\bsage\b|\blime\b|\bkhaki\s?green\b", "green"),
-    (r"\byellow\b|\bmustard\b|\blemon\b", "yellow"),
-    (r"\borange\b|\bcoral\b|\bpeach\b|\btangerine\b", "orange"),
-    (r"\bpurple\b|\bviolet\b|\blavender\b|\blilac\b|\bplum\b", "purple"),
-    (r"\bpink\b|\bfuchsia\b|\bmagenta\b|\brose\b|\bblush\b", "pink"),
-    (
-        r"\bbrown\b|\bchocolate\b|\bcoffee\b|\bcamel\b|\btan\b|\bwalnut\b|\boak\b|\bbronze\b",
-        "brown",
-    ),
-    (r"\bbeige\b|\bcream\b|\bkhaki\b|\bsand\b|\bnude\b|\btaupe\b", "beige"),
-]
-"""Colour words → the 13 families a shopper filters on ("metallic" covers silver and gold)."""
-
-COLOURS_ZH: list[tuple[str, str]] = [
-    (r"玫瑰金|香槟|金色|银色|银白|银灰|钛|铬|金属色|土豪金|[金银](?=[色]?)", "metallic"),
-    (r"象牙白|米白|白", "white"),
-    (r"黑", "black"),
-    (r"深空灰|灰", "grey"),
-    (r"藏青|湖蓝|天蓝|宝蓝|蓝|青", "blue"),
-    (r"酒红|枣红|大红|红", "red"),
-    (r"军绿|墨绿|绿", "green"),
-    (r"黄", "yellow"),
-    (r"橙|桔|橘", "orange"),
-    (r"紫", "purple"),
-    (r"粉", "pink"),
-    (r"咖啡|咖|棕|褐|驼", "brown"),
-    (r"米色|米黄|杏|卡其", "beige"),
-]
-"""Chinese colour characters, for colour attribute values ("深灰色", "【升级款】黑色")."""
-
-COLOUR_ZH_IN_TEXT = re.compile(
-    r"(玫瑰金|香槟金|深空灰|象牙白|藏青|酒红|军绿|墨绿|卡其|咖啡|[黑白灰银金红橙黄绿蓝紫粉棕褐米杏青])色"
-)
-"""In free text (titles, requests) a colour needs 色 after it: 黑珍珠 is a pearl."""
-
 COMPONENT_AFTER = re.compile(
     r"[\s-]*(?:(?:mechanical|optical|linear|tactile|clicky|hot-?swap(?:pable)?|key)\s+){0,2}"
     r"(?:switch(?:es)?\b|axis\b|leds?\b(?!\s*(?:monitor|tv|display|screen))|light(?:s|ing)?\b|"
@@ -223,21 +182,7 @@ _TABLES: dict[str, _Table] = {
         ),
     ),
     "form_factor": _table(FORM_FACTORS, ("atx", "itx")),
-    "color_family": _table(
-        COLOURS_EN,
-        (
-            *("gold", "champagne", "silver", "chrome", "metal", "titan", "platinum", "white"),
-            *("ivory", "snow", "black", "jet", "onyx", "gr", "slate", "charcoal", "navy"),
-            *("blue", "cyan", "turquoise", "teal", "cobalt", "denim", "red", "burgundy"),
-            *("maroon", "crimson", "wine", "scarlet", "olive", "mint", "sage", "lime"),
-            *("khaki", "yellow", "mustard", "lemon", "orange", "coral", "peach", "tangerine"),
-            *("purple", "violet", "lavender", "lilac", "plum", "pink", "fuchsia", "magenta"),
-            *("rose", "blush", "brown", "chocolate", "coffee", "camel", "tan", "walnut", "oak"),
-            *("bronze", "beige", "cream", "sand", "nude", "taupe", "matt", "space", "midnight"),
-        ),
-    ),
 }
-_COLOURS_ZH = [(re.compile(pattern), value) for pattern, value in COLOURS_ZH]
 _CHIPSETS = [(re.compile(pattern, _I), value) for pattern, value in CHIPSET_SOCKETS]
 _ANY_CHIPSET = re.compile(r"\b[abhqwxz][1-9]\d0", _I)
 _INTEL = re.compile(r"\bintel\b|英特尔", _I)
@@ -257,19 +202,22 @@ def _scan(text: str, attribute: str) -> Iterator[LabelHit]:
             yield LabelHit(attribute, value, match.start(), match.end())
 
 
-def label_hits(text: str, attributes: Sequence[str] = tuple(_TABLES)) -> list[LabelHit]:
-    """Every categorical value stated in free text, in text order."""
-    hits = [hit for attribute in attributes for hit in _scan(text, attribute)]
+ATTRIBUTES = (*_TABLES, "color_family")
+"""Every categorical attribute free text is read for."""
+
+
+def label_hits(text: str, attributes: Sequence[str] = ATTRIBUTES) -> list[LabelHit]:
+    """Every categorical value stated in free text, in text order. Colour families come from
+    the vocabulary's one colour table (`cartwise.vocabulary.colours`): a colour word or a
+    Chinese hue before 色, unless it colours a part (a switch, a light)."""
+    hits = [
+        hit for attribute in attributes if attribute in _TABLES for hit in _scan(text, attribute)
+    ]
     if "color_family" in attributes:
         hits += [
-            LabelHit("color_family", value, m.start(), m.end())
-            for m in COLOUR_ZH_IN_TEXT.finditer(text)
-            for value in zh_colour_families(m.group(1))[:1]
-        ]
-        hits = [
-            hit
-            for hit in hits
-            if hit.attribute != "color_family" or not names_a_component(text, hit.start, hit.end)
+            LabelHit("color_family", m.entries[0].detail, m.start, m.end)
+            for m in family_matcher().find(text)
+            if not names_a_component(text, m.start, m.end)
         ]
     return sorted(hits, key=lambda hit: hit.start)
 
@@ -279,18 +227,15 @@ _ZH_COMPONENT_COLOUR = re.compile(r"[黑白红青茶蓝绿黄银粉紫灰橙][�
 
 
 def zh_colour_families(text: str) -> list[str]:
-    """Colour families in a Chinese colour value ("深灰色" → grey); the first spelling wins
-    over the characters it contains (玫瑰金 is metallic, not pink)."""
+    """Colour families in a Chinese colour value ("深灰色" → grey), from the colour table's
+    hues; the longest hue at a place wins (玫瑰金 is metallic, not pink), and a switch or
+    light colour inside the value ("黑色红轴") names no family."""
     found: list[str] = []
-    taken = [m.span() for m in _ZH_COMPONENT_COLOUR.finditer(text)]
-    for pattern, value in _COLOURS_ZH:
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(start < b and a < end for a, b in taken):
-                continue
-            taken.append((start, end))
-            if value not in found:
-                found.append(value)
+    parts = [m.span() for m in _ZH_COMPONENT_COLOUR.finditer(text)]
+    for start, end, family in hue_matches(text):
+        if any(start < b and a < end for a, b in parts) or family in found:
+            continue
+        found.append(family)
     return found
 
 

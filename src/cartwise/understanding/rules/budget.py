@@ -24,51 +24,22 @@ from cartwise.understanding.rules.numbers import (
     format_amount,
     parse_amount,
 )
+from cartwise.vocabulary.currencies import currency_alternation, currency_of
 
 AROUND_FACTOR = 1.2
 
-CURRENCY_WORDS: dict[str, str] = {
-    "$": "USD",
-    "usd": "USD",
-    "us$": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "bucks": "USD",
-    "美元": "USD",
-    "美金": "USD",
-    "刀": "USD",
-    "¥": "CNY",
-    "￥": "CNY",
-    "rmb": "CNY",
-    "cny": "CNY",
-    "人民币": "CNY",
-    "元": "CNY",
-    "块": "CNY",
-    "块钱": "CNY",
-    "€": "EUR",
-    "eur": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "欧元": "EUR",
-    "£": "GBP",
-    "gbp": "GBP",
-    "英镑": "GBP",
-    "yuan": "CNY",
-    "日元": "JPY",
-    "yen": "JPY",
-    "港币": "HKD",
-}
-_PREFIX = r"(?P<pre>us\$|[$¥￥€£]|usd|rmb|cny)?\s*"
-_SUFFIX = r"(?:\s?(?P<post>块钱|块|元|rmb|人民币|yuan|美元|美金|刀|dollars?|bucks|usd|cny|euros?|eur|欧元|英镑|gbp|日元|yen|港币))?"
+# Currency symbols and words are the vocabulary's one currency table ("S$50", "RM100以内").
+_PREFIX = rf"(?P<pre>{currency_alternation('before')})?\s*"
+_SUFFIX = rf"(?:\s?(?P<post>{currency_alternation('after')}))?"
 # Units that mean the number is not money ("under 5 pounds", "less than 10 oz", "42码").
 _NOT_MONEY = r"(?!\s?(?:码|号|寸|英寸|cm|mm|ml|l\b|g\b|kg|oz|ounce|lb|lbs|pound|inch|in\b|ft|feet|foot|hour|min|day|year|month|week|w\b|watt|gb|tb|mah|pack|count|pcs|piece|pair|个|双|件|条|天|年|岁|斤|克|米|分钟|小时|瓦|毫升|人|次|%))"
 
 
 def _amount(name: str) -> str:
     # Guards: never start or stop inside a number ("12345" is not "2345"; "40.00" not "40.0").
-    number = rf"(?<![\d.])(?P<{name}>{NUMBER_PATTERN})(?!\d|\.\d|[{ZH_NUMERAL_CHARS}])"
-    prefix = _PREFIX.replace("pre", name + "_pre")
-    suffix = _SUFFIX.replace("post", name + "_post")
+    number = rf"(?<!\d)(?<!\d\.)(?P<{name}>{NUMBER_PATTERN})(?!\d|\.\d|[{ZH_NUMERAL_CHARS}])"
+    prefix = _PREFIX.replace("(?P<pre>", f"(?P<{name}_pre>")
+    suffix = _SUFFIX.replace("(?P<post>", f"(?P<{name}_post>")
     return rf"{prefix}{number}{suffix}{_NOT_MONEY}"
 
 
@@ -138,7 +109,7 @@ def _currency(hit: re.Match[str], *names: str) -> str | None:
         for part in (f"{name}_pre", f"{name}_post"):
             word = hit.groupdict().get(part)
             if word:
-                return CURRENCY_WORDS.get(word.strip())
+                return currency_of(word.strip())
     return None
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from cartwise.vocabulary.currencies import currency_alternation
+
 LONG_TERM = re.compile(
     r"我一般|一般都|一般|从来|从不|以后都|以后|一直|向来|平时|总是|永远|always|never|in general|"
     r"generally|usually|from now on|anymore|any more|as a rule"
@@ -36,8 +38,10 @@ DECISION = re.compile(
     r"开(个)?发票|need an invoice|顺丰|(?:寄|送|发)到(?:公司|家里|家|单位|学校)|ship (it )?to my (?:office|work|home)|gift wrap|礼品包装"
 )
 BARE_AMOUNT = re.compile(
-    r"^\s*(?:大概|差不多|around|about|under|最多)?\s*[$¥￥]?\s*(?P<a>\d+(?:\.\d+)?\s?[kw万千]?|[一二两三四五六七八九十百千万]+)"
-    r"\s*(?:块钱|块|元|dollars?|bucks|usd|以内|左右)?\s*[。.!！]?\s*$",
+    r"^\s*(?:大概|差不多|around|about|under|最多)?\s*"
+    rf"(?:{currency_alternation('before')})?\s*"
+    r"(?P<a>\d+(?:\.\d+)?\s?[kw万千]?|[一二两三四五六七八九十百千万]+)"
+    rf"\s*(?:{currency_alternation('after')}|以内|左右)?\s*[。.!！]?\s*$",
     re.IGNORECASE,
 )
 FILLER_ZH = re.compile(

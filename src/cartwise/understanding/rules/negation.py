@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cartwise.understanding.rules.lexicon import Match, Term
+from cartwise.vocabulary.safety import safety_words
 
 TriggerClass = Literal[
     "refusal", "aversion", "safety", "exclusion", "want", "prefer", "prefer_hard", "reset"
@@ -29,6 +30,12 @@ TriggerClass = Literal[
 Stance = Literal["dislike", "like", "want", "neutral", "retract", "ignored"]
 """`ignored`: mentioned but no stance at all (a double negation, a negated fact, a
 question, what the shopper used to think) — neither a preference nor a search slot."""
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    """Vocabulary words as regex alternatives, longest first."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
 
 # "like" is a verb after a subject or an auxiliary ("I like", "my kids like", "really like");
 # after a noun it is a preposition ("animal products like leather, wool or silk").
@@ -51,10 +58,7 @@ _NEGATIVE: list[tuple[str, TriggerClass]] = [
         r"除了|anything but|anything except|any \w+ except|\bexcept(?: for)?\b|other than|\bbesides\b|apart from",
         "exclusion",
     ),
-    (
-        r"过敏|不耐受|忌口|不能吃|不能碰|allergic to|allergy to|allergies to|intolerant to|intolerance to|sensitive to|sensitivity to",
-        "safety",
-    ),
+    (_alternation(safety_words().before), "safety"),
     (
         r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|despise|aversion to|not a (?:big |huge |real )?fan of|not really into|not really a fan of|not crazy about|not too keen on|not keen on|no interest in|not interested in|没什么兴趣|不太感兴趣|不感兴趣|不怎么感兴趣",
         "aversion",
@@ -84,7 +88,7 @@ _POSITIVE: list[tuple[str, TriggerClass]] = [
 _RESET: list[tuple[str, TriggerClass]] = [(r"\bover\b|rather than|instead of|而不是|胜过", "reset")]
 _POSTFIX_NEGATIVE: list[tuple[str, TriggerClass]] = [
     (r"\bonly(?=\s*$)", "prefer_hard"),
-    (r"过敏|不耐受|allergy|allergies|intolerance|intolerant", "safety"),
+    (_alternation(safety_words().after), "safety"),
     (r"受不了|没什么兴趣|不太感兴趣|不感兴趣|不太喜欢|不喜欢", "aversion"),
     (
         r"(?:我|我们)?(?:从来|一般|也|都)?(?:不穿|不吃|不用|不戴|不喝|不碰)|也不要|也不想要|也不行|也别|不行|就算了|不考虑|不要了|免了|太丑|不好看|is a no|are a no|is out|are out|is a dealbreaker",

@@ -19,42 +19,18 @@ import re
 from dataclasses import dataclass
 
 from cartwise.text import HAN
+from cartwise.vocabulary.people import recipient_words
 from cartwise.vocabulary.slugs import slugify
 
 SELF = "self"
 
-# Surface forms → slug. Chinese forms match as substrings (longest first), English ones on
-# word boundaries, with an optional possessive in front ("my", "our", "我", "我的").
-RECIPIENT_FORMS: dict[str, tuple[str, ...]] = {
-    "mum": ("妈妈", "老妈", "我妈", "母亲", "mum", "mom", "mommy", "mother", "mama", "ma"),
-    "dad": ("爸爸", "老爸", "我爸", "父亲", "dad", "daddy", "father", "papa", "pa"),
-    "wife": ("老婆", "媳妇", "妻子", "太太", "爱人", "wife"),
-    "husband": ("老公", "丈夫", "先生", "husband", "hubby"),
-    "girlfriend": ("女朋友", "女友", "girlfriend", "gf"),
-    "boyfriend": ("男朋友", "男友", "boyfriend", "bf"),
-    "partner": ("对象", "伴侣", "partner", "fiance", "fiancé", "fiancee", "fiancée"),
-    "son": ("儿子", "son"),
-    "daughter": ("女儿", "闺女", "daughter"),
-    "kid": ("孩子", "小孩", "kid", "kids", "child", "children"),
-    "baby": ("宝宝", "婴儿", "baby", "newborn", "toddler"),
-    "grandma": ("奶奶", "外婆", "姥姥", "grandma", "grandmother", "granny", "nana"),
-    "grandpa": ("爷爷", "外公", "姥爷", "grandpa", "grandfather", "granddad"),
-    "brother": ("哥哥", "弟弟", "我哥", "我弟", "brother", "bro"),
-    "sister": ("姐姐", "妹妹", "我姐", "我妹", "sister", "sis"),
-    "mother-in-law": ("婆婆", "丈母娘", "岳母", "mother-in-law", "mother in law"),
-    "father-in-law": ("公公", "老丈人", "岳父", "father-in-law", "father in law"),
-    "uncle": ("叔叔", "舅舅", "伯伯", "uncle"),
-    "aunt": ("阿姨", "姑姑", "舅妈", "婶婶", "aunt", "auntie"),
-    "colleague": ("同事", "colleague", "coworker", "co-worker", "workmate"),
-    "boss": ("老板", "领导", "上司", "boss", "manager"),
-    "teacher": ("老师", "teacher"),
-    "roommate": ("室友", "roommate", "flatmate"),
-    "friend": ("朋友", "闺蜜", "好友", "哥们", "兄弟", "friend", "best friend", "bestie", "buddy"),
-}
-# Bare single-letter-ish English forms that are too ambiguous without "my".
-_NEEDS_POSSESSIVE = {"ma", "pa", "gf", "bf", "bro", "sis", "kid", "kids", "child", "children"}
-_NEEDS_POSSESSIVE |= {"baby", "manager", "teacher", "partner", "buddy", "boss"}
-_BARE_OK = {"mum", "mom", "dad", "wife", "husband", "girlfriend", "boyfriend"}
+# Surface forms → slug, from the vocabulary (`data/recipients.yml`). Chinese forms match as
+# substrings (longest first), English ones on word boundaries, with an optional possessive in
+# front ("my", "our", "我", "我的").
+RECIPIENT_FORMS: dict[str, tuple[str, ...]] = recipient_words().forms
+# English forms too ambiguous without "my"; and those that name someone even bare.
+_NEEDS_POSSESSIVE = recipient_words().needs_possessive
+_BARE_OK = recipient_words().bare
 _BENEFICIARY_BEFORE = re.compile(r"(?:for|to|gift|present)\s+(?:a\s+)?$")
 _SELF_FORMS = re.compile(r"我自己|给自己|自己用|for myself|for me\b|for my own")
 

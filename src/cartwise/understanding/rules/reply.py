@@ -9,16 +9,10 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 from __future__ import annotations
 
 from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
-from cartwise.understanding.money import money
+from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 MAX_ITEMS = 5
-
-PLATFORM_NAMES: dict[Language, dict[str, str]] = {
-    "zh": {"taobao": "淘宝", "jd": "京东", "pinduoduo": "拼多多", "amazon": "亚马逊",
-           "walmart": "沃尔玛", "shopee": "Shopee"},
-    "en": {"taobao": "Taobao", "jd": "JD", "pinduoduo": "Pinduoduo", "amazon": "Amazon",
-           "walmart": "Walmart", "shopee": "Shopee"},
-}  # fmt: skip
 
 SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     "greeting": {
@@ -51,12 +45,13 @@ GAP_KINDS: dict[str, dict[Language, str]] = {
 
 
 def _platform(item: ReplyItem, language: Language) -> str:
-    return PLATFORM_NAMES[language].get(item.platform, item.platform)
+    known = platforms().get(item.platform)
+    return known.name(language) if known else item.platform
 
 
 def _price(item: ReplyItem, currency: str) -> str:
     converted = item.currency.upper() != currency
-    return ("≈" if converted else "") + money(item.shown_price or item.price, currency)
+    return ("≈" if converted else "") + format_money(item.shown_price or item.price, currency)
 
 
 def _join(parts: list[str], zh: bool) -> str:
