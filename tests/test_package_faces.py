@@ -34,6 +34,25 @@ FACES = {
         "search_platforms",
         "user_profile",
     ],
+    "cartwise.vocabulary": [
+        "Brand",
+        "Entry",
+        "Kind",
+        "Match",
+        "Matcher",
+        "build_matcher",
+        "colour_table",
+        "curated_brands",
+        "currency_of",
+        "currency_table",
+        "family_matcher",
+        "format_money",
+        "fx_to_base",
+        "matcher",
+        "merge_brands",
+        "surface_forms",
+        "taxonomy",
+    ],
 }
 
 

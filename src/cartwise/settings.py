@@ -10,9 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cartwise.errors import ConfigurationError
 from cartwise.vocabulary.currencies import fx_to_base as dated_rates
 
 
@@ -275,7 +276,22 @@ class Settings(BaseSettings):
         return self.session_ttl_hours * 3600.0
 
 
+def describe_invalid_settings(error: ValidationError) -> str:
+    """Every bad setting on one line, named as it is set (`MAX_REQUEST_BYTES='1000': ...`)."""
+    parts = []
+    for issue in error.errors():
+        name = ".".join(str(part) for part in issue.get("loc", ())).upper() or "settings"
+        value = issue.get("input")
+        shown = f"={value!r}" if isinstance(value, str | int | float) else ""
+        parts.append(f"{name}{shown}: {issue.get('msg', 'invalid value')}")
+    return "invalid setting " + "; ".join(parts) + " (every setting: .env.example)"
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once from the environment."""
-    return Settings()
+    """The process-wide settings, read once from the environment; `ConfigurationError` with
+    one line naming each bad setting (never a traceback)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigurationError(describe_invalid_settings(exc)) from None

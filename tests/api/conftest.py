@@ -45,8 +45,15 @@ def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[A
         settings = api_settings.model_copy(
             update={"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
         )
+    deps = open_stores(settings)
+    yield deps
+    deps.close()
+
+
+def open_stores(settings: Settings) -> AgentDeps:
+    """Real stores for `settings` (its caps included) and an empty recall service."""
     embedder = create_embedder(settings.embedder, settings)
-    deps = AgentDeps(
+    return AgentDeps(
         settings=settings,
         preferences=create_preference_store(settings, embedder),
         sessions=create_session_store(settings),
@@ -54,8 +61,6 @@ def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[A
         engine=None,  # type: ignore[arg-type]
         embedder=embedder,
     )
-    yield deps
-    deps.close()
 
 
 @pytest.fixture

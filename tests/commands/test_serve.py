@@ -106,3 +106,22 @@ def test_no_generated_secret_beyond_loopback_or_for_replicas(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "AUTH_SECRET must be set" in lines[0] and names in lines[0]
     assert not (tmp_path / "home" / "auth_secret").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "setting", "value"),
+    [
+        (["serve", "--port", "0"], "MAX_MESSAGE_CHARS", "0"),
+        (["serve", "--port", "0"], "RATE_LIMIT_PER_MINUTE", "lots"),
+        (["memory", "list", "--user", "ann"], "SESSION_TTL_HOURS", "-3"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it(
+    tmp_path: Path, command: list[str], setting: str, value: str
+) -> None:
+    env = env_for(tmp_path / "home", **{setting: value})
+    result = subprocess.run([CARTWISE, *command], env=env, capture_output=True, text=True)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert f"{setting}={value!r}" in lines[0] and "Traceback" not in result.stderr

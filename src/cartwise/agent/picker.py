@@ -20,6 +20,7 @@ mentions one is ranked lower by `DEMOTE_WEIGHT` per disliked term, says so in it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -115,6 +116,35 @@ def _number(value: str) -> float | None:
         return None
 
 
+MAX_BUDGET = 1e9
+"""Larger than any price in any currency: a budget past it (10^32, 1e308) is a slip of the
+keyboard or a probe, never an amount to filter by."""
+BUDGET_SLOTS = ("budget_max", "budget_min")
+
+
+def budget_amount(value: str) -> float | None:
+    """A budget slot's value as an amount, when it can be one: a finite number above zero
+    and at most `MAX_BUDGET` (a negative, zero, absurd or unreadable budget is None)."""
+    amount = _number(value) if value else None
+    if amount is None or not math.isfinite(amount) or not 0 < amount <= MAX_BUDGET:
+        return None
+    return amount
+
+
+def without_unusable_budget(slots: Mapping[str, str]) -> tuple[dict[str, str], bool]:
+    """`slots` without budget amounts that cannot be a budget, and whether any was dropped
+    (the turn then asks for a real one). The currency goes with the last amount."""
+    kept = {
+        name: value
+        for name, value in slots.items()
+        if name not in BUDGET_SLOTS or budget_amount(value) is not None
+    }
+    dropped = len(kept) < len(slots)
+    if dropped and not any(name in kept for name in BUDGET_SLOTS):
+        kept.pop("budget_currency", None)
+    return kept, dropped
+
+
 def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
     """budget_max / budget_min in budget_currency (default: base), converted to base."""
     currency = (slots.get("budget_currency") or settings.base_currency).upper()
@@ -123,8 +153,8 @@ def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
         logger.warning("budget currency %s has no FX rate; treating it as base", currency)
         rate = 1.0
     bounds: dict[str, float | None] = {}
-    for name in ("budget_max", "budget_min"):
-        amount = _number(slots.get(name, "")) if slots.get(name) else None
+    for name in BUDGET_SLOTS:
+        amount = budget_amount(slots.get(name, ""))
         bounds[name] = round(amount * rate, 2) if amount is not None else None
     return Budget(
         max_base=bounds["budget_max"],

@@ -6,6 +6,7 @@ in between comes from here. Input is validated before anything is read or writte
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
@@ -16,18 +17,21 @@ from cartwise.agent.graph import turn_graph
 from cartwise.agent.result import DialogueOut, MemoryOut, Personalization, ProductOut, TurnResult
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.errors import InvalidInput
+from cartwise.memory.session_state import check_thread
 from cartwise.settings import Settings
 
 MAX_ID_CHARS = 128
 
 
 def validate_turn(settings: Settings, *, user: str, thread: str, message: str) -> str:
-    """The message, stripped; InvalidInput with a clear reason when it cannot be a turn."""
-    for name, value in (("user", user), ("thread", thread)):
-        if not value.strip():
-            raise InvalidInput(f"{name} must not be empty")
-        if len(value) > MAX_ID_CHARS:
-            raise InvalidInput(f"{name} is longer than {MAX_ID_CHARS} characters")
+    """The message, stripped; InvalidInput with a clear reason when it cannot be a turn. The
+    thread id is held to the rule every thread route names it by (`check_thread`), so a turn
+    never starts a thread that cannot be read or deleted afterwards."""
+    if not user.strip():
+        raise InvalidInput("user must not be empty")
+    if len(user) > MAX_ID_CHARS:
+        raise InvalidInput(f"user is longer than {MAX_ID_CHARS} characters")
+    check_thread(thread)
     text = message.strip()
     if not text:
         raise InvalidInput("the message is empty: say what you are looking for")
@@ -50,6 +54,9 @@ async def run_agent(
     StoreUnavailable (a store is down) — in every case before anything is written, except a
     store dying mid-turn, which leaves only whole entries behind."""
     text = validate_turn(deps.settings, user=user, thread=thread, message=message)
+    # Opens the thread under the per-user cap (a no-op for a live one): every surface, not
+    # only the API, keeps to MAX_THREADS_PER_USER.
+    await asyncio.to_thread(deps.sessions.start, user, thread)
 
     started = time.perf_counter()
     sink = EventSink(emit)

@@ -139,10 +139,12 @@ class TurnState(TypedDict, total=False):
     price_compare: list[PriceComparison]
     question: str
     vague_request: bool
+    """The message asks for something without naming any kind of product."""
+    unusable_budget: bool
+    """The message gave a budget that cannot be one (negative, zero, 10^32): not used."""
     gift_interest: str
     """What a gift's recipient is into, when this message answers our gift question with it
     ("hiking"): searched as an interest, not as a product type the catalog must carry."""
-    """The message asks for something without naming any kind of product."""
     catalog_gap: CatalogGap | None
     answered_questions: list[str]
     """Open questions (verbatim) this turn answers beyond slot questions ("what kind?")."""

@@ -7,6 +7,7 @@ neither visible nor in the way.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,9 +24,9 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.api.auth import Authenticator, TokenClaims
 from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
-from cartwise.api.quotas import CappedPreferences
 from cartwise.errors import NotFound, StoreUnavailable
-from cartwise.memory.session_state import SessionStore
+from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
+from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
 
@@ -173,15 +174,34 @@ def get_agent_deps(state: StateDep) -> AgentDeps:
 AgentDepsDep = Annotated[AgentDeps, Depends(get_agent_deps)]
 
 
-def get_preferences(deps: AgentDepsDep, settings: SettingsDep) -> PreferenceStore:
-    """The preference store, with the per-account cap on new entries."""
-    return CappedPreferences(deps.preferences, settings.max_preferences_per_user)
+def pinned_deps(deps: AgentDeps, auth: Authenticator, claims: TokenClaims) -> AgentDeps:
+    """`deps` with both stores pinned to the user's current generation (`memory.pinned`).
+    The account is confirmed after the generations are read: if its deletion began in
+    between, this is refused; if it begins later, the erase outdates the generations and
+    every further write of this request fails instead of landing after the deletion."""
+    user = claims.username
+    preferences = PinnedPreferences(deps.preferences, user, deps.preferences.generation(user))
+    sessions = PinnedSessions(deps.sessions, user, deps.sessions.generation(user))
+    auth.confirm(claims)
+    return dataclasses.replace(deps, preferences=preferences, sessions=sessions)
+
+
+def get_pinned_deps(deps: AgentDepsDep, auth: AuthDep, claims: CurrentToken) -> AgentDeps:
+    return pinned_deps(deps, auth, claims)
+
+
+PinnedDepsDep = Annotated[AgentDeps, Depends(get_pinned_deps)]
+
+
+def get_preferences(deps: PinnedDepsDep) -> PreferenceStore:
+    """The preference store (capped per account inside each write), pinned to the user."""
+    return deps.preferences
 
 
 PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]
 
 
-def get_sessions(deps: AgentDepsDep) -> SessionStore:
+def get_sessions(deps: PinnedDepsDep) -> SessionStore:
     return deps.sessions
 
 
@@ -201,7 +221,7 @@ def require_thread_access(
 def get_owned_thread(
     user: CurrentUser,
     sessions: SessionsDep,
-    thread: Annotated[str, Path(min_length=1, max_length=128)],
+    thread: Annotated[str, Path(pattern=THREAD_ID_PATTERN)],
 ) -> str:
     return require_thread_access(sessions, user, thread, may_create=False)
 

@@ -213,13 +213,16 @@ def read_export(path: Path) -> list[PreferenceEntry]:
 
 
 def _read_entry(path: Path, index: int, item: object) -> PreferenceEntry:
-    from cartwise.memory.store import PreferenceEntry
+    from cartwise.memory.store import PreferenceEntry, check_keyword_bounds
 
     if not isinstance(item, dict):
         raise InvalidInput(f"{path}: entry {index} is not an object")
     data = dict(item)
     claimed_key = data.pop("dedup_key", None)
     try:
+        keywords = data.get("keywords", [])
+        if isinstance(keywords, list):
+            check_keyword_bounds([str(word) for word in keywords])
         entry = PreferenceEntry.model_validate(data)
     except (pydantic.ValidationError, CartwiseError) as exc:
         reason = (

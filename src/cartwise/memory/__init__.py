@@ -41,7 +41,9 @@ __getattr__ = lazy_face(
 
 
 def create_preference_store(settings: Settings, embedder: Embedder) -> PreferenceStore:
-    """The configured preference store; `embedder` makes the vectors stored with entries."""
+    """The configured preference store; `embedder` makes the vectors stored with entries.
+    Every writer through it (the API, a turn's curator, `memory import`) keeps to
+    MAX_PREFERENCES_PER_USER, checked inside each write."""
     if settings.store_backend == "redis":
         from cartwise.memory.backends.redis import RedisPreferenceStore
 
@@ -50,14 +52,20 @@ def create_preference_store(settings: Settings, embedder: Embedder) -> Preferenc
             embedder,
             timeout=settings.redis_timeout_seconds,
             max_connections=settings.redis_max_connections,
+            max_entries=settings.max_preferences_per_user,
         )
     from cartwise.memory.backends.sqlite import SqlitePreferenceStore
 
-    return SqlitePreferenceStore(settings.home / "preferences.sqlite3", embedder)
+    return SqlitePreferenceStore(
+        settings.home / "preferences.sqlite3",
+        embedder,
+        max_entries=settings.max_preferences_per_user,
+    )
 
 
 def create_session_store(settings: Settings) -> SessionStore:
-    """The configured session store, expiring threads after `session_ttl_hours`."""
+    """The configured session store, expiring threads after `session_ttl_hours` and keeping
+    each user to MAX_THREADS_PER_USER live threads."""
     if settings.store_backend == "redis":
         from cartwise.memory.backends.redis import RedisSessionStore
 
@@ -66,6 +74,7 @@ def create_session_store(settings: Settings) -> SessionStore:
             ttl_seconds=settings.session_ttl_seconds,
             max_messages=settings.session_max_messages,
             max_rejected=settings.session_max_rejected,
+            max_threads=settings.max_threads_per_user,
             timeout=settings.redis_timeout_seconds,
             max_connections=settings.redis_max_connections,
         )
@@ -76,4 +85,5 @@ def create_session_store(settings: Settings) -> SessionStore:
         ttl_seconds=settings.session_ttl_seconds,
         max_messages=settings.session_max_messages,
         max_rejected=settings.session_max_rejected,
+        max_threads=settings.max_threads_per_user,
     )

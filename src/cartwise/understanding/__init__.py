@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
+from cartwise.understanding.acts import Act
 from cartwise.understanding.base import Engine
 
-__all__ = ["Engine", "create_engine"]
+__all__ = ["Act", "Engine", "create_engine"]
 
 
 def create_engine(settings: Settings, brands: Iterable[CatalogBrand] = ()) -> Engine:
