@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup system-deps lint format check test run bench demo-catalog clean
+.PHONY: setup system-deps lint format check test run bench demo-catalog demo-prices demo-prices-report clean
 
 # The inner loop: no browser, no model, no Redis or Milvus, no external data, nothing slow.
 FAST_TESTS := not slow and not browser and not model and not redis and not milvus and not shared_data
@@ -47,9 +47,17 @@ bench: setup system-deps
 	scripts/with-redis.sh $(BIN)/python -m benchmarks
 
 demo-catalog: setup
-	$(BIN)/python scripts/gen_catalog_doc.py
 	$(BIN)/python scripts/generate_demo_catalog.py
+	$(BIN)/python scripts/gen_catalog_doc.py
 	$(BIN)/python scripts/export_demo_vectors.py
+
+# Re-derive the demo catalog's price table from the real listings in ../shared/data (then
+# `make demo-catalog`, then `demo-prices-report`).
+demo-prices: setup
+	$(BIN)/python scripts/calibrate_demo_prices.py
+
+demo-prices-report: setup
+	$(BIN)/python scripts/calibrate_demo_prices.py --report
 
 clean:
 	rm -rf $(VENV) .cartwise .pytest_cache .mypy_cache .ruff_cache

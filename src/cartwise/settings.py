@@ -238,9 +238,17 @@ class Settings(BaseSettings):
     port: int = 8000
     """Port `cartwise serve` listens on."""
 
-    forwarded_allow_ips: str = "127.0.0.1"
-    """Proxies whose X-Forwarded-For is trusted (comma-separated addresses or `*`): behind a
-    reverse proxy, rate limits per client address must see the client, not the proxy."""
+    forwarded_allow_ips: str = ""
+    """The reverse proxy's own address(es), comma-separated (addresses or networks): only a
+    connection from one of them may name the client in X-Forwarded-For, which rate limits
+    per client address then key on. Empty: no proxy, every X-Forwarded-For is ignored (a
+    client could otherwise claim any address and never meet a sign-in or register limit).
+    Never `*` on a port clients can reach directly."""
+
+    metrics_token: str = ""
+    """Bearer token `/metrics` requires (`Authorization: Bearer <token>`); anything else gets
+    404, as if there were no such route. Empty: `/metrics` answers only on a loopback
+    connection (a scraper on the same host)."""
 
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish

@@ -75,7 +75,8 @@ def app(stores: AgentDeps, agent: ScriptedAgent) -> FastAPI:
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as test_client:
+    # A loopback peer, as a browser on this machine (and a scraper allowed /metrics) is.
+    with TestClient(app, client=("127.0.0.1", 50000)) as test_client:
         yield test_client
 
 

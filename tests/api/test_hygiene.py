@@ -96,6 +96,7 @@ class _Unencodable:
         thread: str,
         message: str,
         emit: Callable[[agui.BaseEvent], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> Any:
         assert emit is not None
         await emit(agui.StepStartedEvent(step_name="understanding"))

@@ -7,7 +7,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,6 +131,21 @@ def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterato
     yield page
     context.close()
     assert not problems, f"uncaught errors in the page: {problems}"
+
+
+@pytest.fixture
+def browser_page_factory(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Fresh pages in a given locale and viewport, each checked like `zh_page` when closed."""
+    opened: list[Iterator[Page]] = []
+
+    def make(*, locale: str, viewport: dict[str, int]) -> Page:
+        pages = _page(browser, locale=locale, viewport=viewport)
+        opened.append(pages)
+        return next(pages)
+
+    yield make
+    for pages in opened:
+        next(pages, None)
 
 
 @pytest.fixture

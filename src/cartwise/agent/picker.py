@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
+from cartwise.agent.rejections import reason_text, rejection_params
 from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
@@ -32,7 +33,7 @@ from cartwise.catalog.product import Domain
 from cartwise.catalog.sizes import canonical_size, offers_size, shoe_size_eu
 from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
-from cartwise.memory.session_state import RejectedOption, SortOrder
+from cartwise.memory.session_state import RejectedOption, RejectionCode, SortOrder
 from cartwise.recall.spec_search import MEETS_BONUS
 from cartwise.settings import Settings
 from cartwise.text import fold
@@ -101,8 +102,8 @@ class PickCriteria:
 class PickOutcome:
     picks: list[Pick]
     rejected: list[RejectedOption]
-    filtered_out: dict[str, int]
-    """Reason kind (over budget, excluded term, ...) → how many candidates it removed."""
+    filtered_out: dict[RejectionCode, int]
+    """Rejection code (over_budget, excluded_term, ...) → how many candidates it removed."""
     survivors: list[Candidate]
     """Every candidate that passed the hard filters (ranked), for price comparison."""
     demoted: list[DemotedOption] = field(default_factory=list)
@@ -163,29 +164,31 @@ def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
     )
 
 
-def _amount(value: float) -> str:
-    return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
-
-
-def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str, str] | None:
-    """(kind, reason) of the first hard filter the candidate fails, or None."""
+def rejection_reason(
+    candidate: Candidate, criteria: PickCriteria
+) -> tuple[RejectionCode, dict[str, str]] | None:
+    """(code, params) of the first hard filter the candidate fails, or None."""
     product = candidate.product
     if not product.in_stock:
-        return "out of stock", "out of stock"
+        return "out_of_stock", {}
     if criteria.exclude:
         term = criteria.exclude.first_match(fold(product.searchable_text()))
         if term is not None:
-            return "excluded term", f"contains excluded term {term}"
+            return "excluded_term", rejection_params("excluded_term", term=term)
     budget = criteria.budget
     if budget.max_base is not None and product.price_base > budget.max_base:
-        return "over budget", (
-            f"over budget ({_amount(product.price_base)} > "
-            f"{_amount(budget.max_base)} {budget.base_currency})"
+        return "over_budget", rejection_params(
+            "over_budget",
+            price=product.price_base,
+            limit=budget.max_base,
+            currency=budget.base_currency,
         )
     if budget.min_base is not None and product.price_base < budget.min_base:
-        return "under budget minimum", (
-            f"under budget minimum ({_amount(product.price_base)} < "
-            f"{_amount(budget.min_base)} {budget.base_currency})"
+        return "under_budget_minimum", rejection_params(
+            "under_budget_minimum",
+            price=product.price_base,
+            limit=budget.min_base,
+            currency=budget.base_currency,
         )
     shoes = product.domain is Domain.SHOES
     if (
@@ -193,7 +196,7 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
         and product.sizes
         and not offers_size(criteria.size, product.sizes, shoes=shoes)
     ):
-        return "size not available", f"size {criteria.size} not available"
+        return "size_unavailable", rejection_params("size_unavailable", size=criteria.size)
     return None
 
 
@@ -289,7 +292,7 @@ def item_picker(
     `record_rejection` (the turn's accumulator) and returned in `rejected`."""
     seen: set[str] = set()
     rejected: list[RejectedOption] = []
-    filtered_out: dict[str, int] = {}
+    filtered_out: dict[RejectionCode, int] = {}
     scored: list[Pick] = []
     top_score = max((c.score for c in candidates), default=0.0)
     for candidate in candidates:
@@ -299,16 +302,18 @@ def item_picker(
         seen.add(product.key)
         failure = rejection_reason(candidate, criteria)
         if failure is not None:
-            kind, reason = failure
+            code, params = failure
             option = RejectedOption(
                 platform=product.platform,
                 item_id=product.item_id,
                 title=product.title,
-                reason=reason,
+                reason=reason_text(code, params, "en"),
+                code=code,
+                params=params,
             )
             record_rejection(option)
             rejected.append(option)
-            filtered_out[kind] = filtered_out.get(kind, 0) + 1
+            filtered_out[code] = filtered_out.get(code, 0) + 1
             continue
         text = fold(product.searchable_text())
         liked = criteria.like.all_matches(text) if criteria.like else []

@@ -17,10 +17,15 @@ from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
-from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
+from cartwise.memory.session_state import (
+    ChatMessage,
+    RejectedOption,
+    RejectionCode,
+    SessionPrefState,
+)
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.understanding.base import CatalogGap, PlannerOutput
+from cartwise.understanding.base import CatalogGap, Language, PlannerOutput
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -106,6 +111,8 @@ class TurnState(TypedDict, total=False):
     thread: str
     message: str
     source_turn: str
+    page_language: Language
+    """The language of the page the shopper types in, when it says: the turn answers in it."""
     session: SessionPrefState
     memory: list[PreferenceEntry]
     history: list[ChatMessage]
@@ -134,7 +141,7 @@ class TurnState(TypedDict, total=False):
     picks: list[Pick]
     rejected: list[RejectedOption]
     demoted: list[DemotedOption]
-    filtered_out: dict[str, int]
+    filtered_out: dict[RejectionCode, int]
     applied: list[str]
     price_compare: list[PriceComparison]
     question: str

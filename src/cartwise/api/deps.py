@@ -29,6 +29,7 @@ from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
 from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
+from cartwise.understanding.base import Language
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
 
@@ -37,7 +38,14 @@ class TurnRunner(Protocol):
     """`cartwise.agent.run.run_agent`'s signature."""
 
     def __call__(
-        self, deps: AgentDeps, *, user: str, thread: str, message: str, emit: Emit | None = None
+        self,
+        deps: AgentDeps,
+        *,
+        user: str,
+        thread: str,
+        message: str,
+        emit: Emit | None = None,
+        language: Language | None = None,
     ) -> Coroutine[Any, Any, BaseModel]: ...
 
 
@@ -94,6 +102,28 @@ class DepsProvider:
             deps.close()
 
 
+class ShutdownNotice:
+    """When the server was told to stop, and by when its open streams must have ended."""
+
+    MARGIN_SHARE = 0.25
+    MAX_MARGIN_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        self._deadline: float | None = None
+
+    def begin(self, grace_seconds: float) -> None:
+        """The stop has begun: streams end a little before `grace_seconds` from now, while
+        the server still lets them finish."""
+        margin = min(self.MAX_MARGIN_SECONDS, grace_seconds * self.MARGIN_SHARE)
+        self._deadline = time.monotonic() + grace_seconds - margin
+
+    def remaining(self) -> float | None:
+        """Seconds a stream has left (0 once due), None when no stop was asked for."""
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - time.monotonic())
+
+
 @dataclass
 class ApiState:
     """Everything the routes share, kept on `app.state.cartwise`."""
@@ -109,6 +139,7 @@ class ApiState:
     register_limit: RateLimitItem
     """Registrations per client address."""
     sign_in: SignInThrottle
+    shutdown: ShutdownNotice = dataclasses.field(default_factory=ShutdownNotice)
 
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/auth/token")

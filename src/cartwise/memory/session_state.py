@@ -78,6 +78,13 @@ class SessionConstraint(BaseModel):
         return f"{self.category.value}:{self.slug}"
 
 
+RejectionCode = Literal[
+    "out_of_stock", "excluded_term", "over_budget", "under_budget_minimum", "size_unavailable"
+]
+"""Which hard filter eliminated a candidate; with `params`, every surface words it in its own
+language (`cartwise.agent.rejections`)."""
+
+
 class RejectedOption(BaseModel):
     """A candidate item_picker eliminated, and why. Never turned into a dislike."""
 
@@ -87,7 +94,14 @@ class RejectedOption(BaseModel):
     item_id: str
     title: str
     reason: str
-    """Mechanical reason, e.g. "over budget (629 > 300 CNY)", "contains excluded term plastic"."""
+    """The mechanical reason in English, e.g. "over budget (629 > 300 CNY)", "contains
+    excluded term plastic" (kept for readers of older output; surfaces word `code`)."""
+    code: RejectionCode | None = None
+    """The filter that failed; None in state written before codes existed (then `reason`
+    is all there is)."""
+    params: dict[str, str] = Field(default_factory=dict)
+    """What the reason quotes: `term` (excluded_term), `price`, `limit` and `currency` (the
+    budget ones, in the base currency), `size` (size_unavailable)."""
 
 
 class DecisionRecord(BaseModel):

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 
 from cartwise.errors import InvalidPreference
 from cartwise.memory.namespaces import SELF as SELF  # the name every caller imports from here
+from cartwise.text import looks_like_personal_data, redact_personal_data
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
@@ -83,11 +84,17 @@ class Provenance(BaseModel):
     source_turn: str = ""
     """Identifier of the turn (thread and message) that produced or last refreshed the entry."""
     source_text: str = ""
-    """The user's words the entry was derived from (personal data: never logged by default)."""
+    """The user's words the entry was derived from (personal data: never logged by default;
+    e-mail addresses and phone, ID or card numbers in them are stored as `[redacted]`)."""
     created_at: datetime = Field(default_factory=utcnow)
     """When the entry was first written."""
     updated_at: datetime = Field(default_factory=utcnow)
     """When the entry was last merged or refreshed."""
+
+    @field_validator("source_text")
+    @classmethod
+    def _without_personal_data(cls, value: str) -> str:
+        return redact_personal_data(value)
 
 
 def check_keyword_bounds(keywords: Sequence[str]) -> None:
@@ -103,14 +110,16 @@ def check_keyword_bounds(keywords: Sequence[str]) -> None:
 
 
 def normalize_keywords(keywords: Sequence[str]) -> list[str]:
-    """Trim, drop empties, overlong words and case-insensitive duplicates, keep first-seen
-    order, at most MAX_KEYWORDS."""
+    """Trim, drop empties, overlong words, personal data (e-mail addresses, phone, ID or
+    card numbers are never stored) and case-insensitive duplicates, keep first-seen order,
+    at most MAX_KEYWORDS."""
     seen: set[str] = set()
     out: list[str] = []
     for raw in keywords:
         word = raw.strip()
         folded = word.casefold()
-        if word and len(word) <= MAX_KEYWORD_CHARS and folded not in seen:
+        usable = len(word) <= MAX_KEYWORD_CHARS and not looks_like_personal_data(word)
+        if word and usable and folded not in seen:
             seen.add(folded)
             out.append(word)
     return out[:MAX_KEYWORDS]
@@ -183,6 +192,8 @@ class PreferenceEntry(BaseModel):
             raise InvalidPreference(
                 "slug", value, "must be lowercase ASCII words joined by hyphens (e.g. 'plastic')"
             )
+        if looks_like_personal_data(value):
+            raise InvalidPreference("slug", "…", "looks like a phone, ID or card number")
         return value
 
     @field_validator("domain")

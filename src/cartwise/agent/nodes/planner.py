@@ -83,6 +83,9 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     if resolution.runs_search and resolution.search is not None:
         resolution = await with_reference(deps, message, session, plan, resolution)
     search = resolution.search if resolution.runs_search else None
+    if state.get("page_language"):
+        # Read and searched in the message's own language; answered in the page's.
+        plan = plan.model_copy(update={"language": state["page_language"]})
     return {
         "session": session,
         "history": history,
