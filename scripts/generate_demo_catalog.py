@@ -74,6 +74,7 @@ from demo_catalog_data import (
     Platform,
 )
 
+from cartwise.catalog.brands import mine_brands, write_brands
 from cartwise.catalog.images import image_path
 from cartwise.catalog.taxonomy import ProductType, domains, product_types
 
@@ -591,6 +592,18 @@ def main() -> None:
     args.out.write_bytes(data)
     count = gzip.decompress(data).count(b"\n")
     print(f"wrote {count} products ({len(data) / 1024:.0f} KiB) to {args.out}")
+    # Mined here, once: a process that starts reads them in milliseconds.
+    brands = args.out.parent / "demo_brands.json"
+    write_brands(brands, mine_brands(demo_brand_rows(data)), products=count)
+    print(f"wrote the brands of the demo catalog to {brands}")
+
+
+def demo_brand_rows(data: bytes) -> list[tuple[str, str, str]]:
+    """(brand, title, domain) of each generated row, what `mine_brands` reads."""
+    rows = [json.loads(line) for line in gzip.decompress(data).decode("utf-8").splitlines()]
+    return [
+        (str(r.get("brand", "")), str(r.get("title", "")), str(r.get("domain", ""))) for r in rows
+    ]
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
@@ -16,6 +17,7 @@ from tests.api.sse import check_legal_order, parse_sse
 from tests.doubles import ScriptedAgent
 
 
+@pytest.mark.slow
 def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> None:
     # A small body limit: the server answers 413 before reading the body and closes, so an
     # oversized body of megabytes can be cut off mid-send (connection reset) under load.
@@ -42,6 +44,7 @@ def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> N
         assert too_big.status_code == 413
 
 
+@pytest.mark.slow
 def test_a_client_that_disconnects_mid_turn_still_gets_its_memory_written(
     api_settings: Settings, stores: AgentDeps
 ) -> None:

@@ -25,6 +25,9 @@ from cartwise.vocabulary import fx_to_base
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
+# The whole committed catalog is read and checked: seconds, not milliseconds.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def generator() -> Iterator[ModuleType]:

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -65,6 +66,7 @@ def test_command_on_a_small_file_and_a_missing_one(tmp_path: Path) -> None:
     assert "Traceback" not in missing.output
 
 
+@pytest.mark.slow
 def test_the_demo_catalog_report() -> None:
     """The Must-show: domains, types, offers per platform, price spread, links, images."""
     result = CliRunner().invoke(_cli(), ["eval", "catalog"])

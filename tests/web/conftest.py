@@ -34,13 +34,16 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_driver() -> Iterator[Playwright]:
+    """Per module, not per session: while Playwright's sync driver runs, its event loop is
+    the running loop of the thread, and an asyncio test that a parallel worker runs after a
+    browser module would find it there."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
         pytest.fail("Debian chromium is missing: run `make system-deps`")

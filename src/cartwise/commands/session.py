@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cartwise.agent.rejections import describe
 from cartwise.commands.common import clean_errors
 from cartwise.errors import NotFound
-from cartwise.memory import create_session_store
-from cartwise.memory.session_state import SessionStore
 from cartwise.settings import get_settings
 from cartwise.understanding.base import Language
+
+if TYPE_CHECKING:
+    from cartwise.memory.session_state import SessionStore
 
 session_app = typer.Typer(help="Session state (P_t) of one thread.", no_args_is_help=True)
 
@@ -34,6 +35,8 @@ def register(app: typer.Typer) -> None:
 
 @contextmanager
 def _sessions() -> Iterator[SessionStore]:
+    from cartwise.memory import create_session_store
+
     with clean_errors():
         store = create_session_store(get_settings())
         try:

@@ -1,15 +1,20 @@
 """Long-term preferences and per-thread session state, with one factory per store.
 
 The backend (`sqlite` default, `redis` for a fleet) is chosen by `settings.store_backend`;
-backend modules are imported only when selected.
+backend modules are imported only when selected, the other names on first use.
 """
 
 from __future__ import annotations
 
-from cartwise.embedding.base import Embedder
-from cartwise.memory.session_state import SessionPatch, SessionPrefState, SessionStore
-from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredPreference
-from cartwise.settings import Settings
+from typing import TYPE_CHECKING
+
+from cartwise.faces import lazy_face
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Embedder
+    from cartwise.memory.session_state import SessionPatch, SessionPrefState, SessionStore
+    from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredPreference
+    from cartwise.settings import Settings
 
 __all__ = [
     "PreferenceEntry",
@@ -21,6 +26,18 @@ __all__ = [
     "create_preference_store",
     "create_session_store",
 ]
+
+__getattr__ = lazy_face(
+    __name__,
+    {
+        "PreferenceEntry": "cartwise.memory.store",
+        "PreferenceStore": "cartwise.memory.store",
+        "ScoredPreference": "cartwise.memory.store",
+        "SessionPatch": "cartwise.memory.session_state",
+        "SessionPrefState": "cartwise.memory.session_state",
+        "SessionStore": "cartwise.memory.session_state",
+    },
+)
 
 
 def create_preference_store(settings: Settings, embedder: Embedder) -> PreferenceStore:

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.errors import InvalidPreference
+from cartwise.memory.namespaces import SELF as SELF  # the name every caller imports from here
 from cartwise.text import looks_like_personal_data, redact_personal_data
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -32,8 +33,6 @@ MAX_KEYWORD_CHARS = 64
 is no keyword, and every stored keyword is embedded and matched against every title."""
 MAX_SLUG_CHARS = 64
 MAX_DOMAIN_CHARS = 48
-SELF = "self"
-"""The shopper's own namespace; every other recipient is someone the shopper buys for."""
 MAX_RECIPIENT_CHARS = 48
 
 
