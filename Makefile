@@ -5,7 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup system-deps lint format test run bench demo-catalog clean
+.PHONY: setup system-deps lint format check test run bench demo-catalog demo-prices demo-prices-report clean
+
+# The inner loop: no browser, no model, no Redis or Milvus, no external data, nothing slow.
+FAST_TESTS := not slow and not browser and not model and not redis and not milvus and not shared_data
+# Parallel test workers; each has its own Redis database and ports (tests/conftest.py).
+TEST_WORKERS ?= auto
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +33,12 @@ format: setup
 	$(BIN)/ruff check --fix src tests benchmarks scripts
 	$(BIN)/ruff format src tests benchmarks scripts
 
+check: setup
+	$(MAKE) --no-print-directory lint
+	$(BIN)/pytest -q -n $(TEST_WORKERS) -m '$(FAST_TESTS)'
+
 test: setup system-deps
-	scripts/with-redis.sh bash -c '$(MAKE) --no-print-directory lint && $(BIN)/pytest'
+	scripts/with-redis.sh bash -c '$(MAKE) --no-print-directory lint && $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile'
 
 run: setup
 	$(BIN)/cartwise serve
@@ -38,9 +47,17 @@ bench: setup system-deps
 	scripts/with-redis.sh $(BIN)/python -m benchmarks
 
 demo-catalog: setup
-	$(BIN)/python scripts/gen_catalog_doc.py
 	$(BIN)/python scripts/generate_demo_catalog.py
+	$(BIN)/python scripts/gen_catalog_doc.py
 	$(BIN)/python scripts/export_demo_vectors.py
+
+# Re-derive the demo catalog's price table from the real listings in ../shared/data (then
+# `make demo-catalog`, then `demo-prices-report`).
+demo-prices: setup
+	$(BIN)/python scripts/calibrate_demo_prices.py
+
+demo-prices-report: setup
+	$(BIN)/python scripts/calibrate_demo_prices.py --report
 
 clean:
 	rm -rf $(VENV) .cartwise .pytest_cache .mypy_cache .ruff_cache

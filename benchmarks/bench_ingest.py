@@ -99,6 +99,9 @@ class TimedSink:
     def count(self) -> int:
         return self.service.count()
 
+    def finish_ingest(self) -> None:
+        self.service.finish_ingest()
+
 
 def write_catalog(path: Path, count: int) -> list[str]:
     """`count` demo rows (cycled, each with its own id and title); returns their texts."""

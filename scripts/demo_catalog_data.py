@@ -762,8 +762,8 @@ class Platform:
     currency: str
     price_factor: float
     """Typical price level relative to the reference price (pinduoduo is cheapest)."""
-    search_url: str
-    """The platform's public search page; `{q}` is the URL-encoded query."""
+    item_url: str
+    """The platform's product page; `{id}` is the item id (Shopee's `{shop}.{item}` splits)."""
     tags: tuple[str, ...] = ()
 
     @property
@@ -779,18 +779,22 @@ class Platform:
             return f"{_digits(rng, 9)}.{_digits(rng, 11)}"
         return _digits(rng, {"taobao": 12, "jd": 11, "pinduoduo": 11, "walmart": 10}[self.name])
 
+    def product_url(self, item_id: str) -> str:
+        shop, _, item = item_id.partition(".")
+        return self.item_url.format(id=item_id, shop=shop, item=item)
+
 
 PLATFORMS: dict[str, Platform] = {
     p.name: p
     for p in [
-        Platform("taobao", "zh", "CNY", 1.0, "https://s.taobao.com/search?q={q}",
+        Platform("taobao", "zh", "CNY", 1.0, "https://item.taobao.com/item.htm?id={id}",
                  ("官方正品", "2024新款", "旗舰店", "包邮", "现货速发", "顺丰包邮")),
-        Platform("jd", "zh", "CNY", 1.04, "https://search.jd.com/Search?keyword={q}&enc=utf-8"),
-        Platform("pinduoduo", "zh", "CNY", 0.88, "https://mobile.yangkeduo.com/search_result.html?search_key={q}",
+        Platform("jd", "zh", "CNY", 1.04, "https://item.jd.com/{id}.html"),
+        Platform("pinduoduo", "zh", "CNY", 0.88, "https://mobile.yangkeduo.com/goods.html?goods_id={id}",
                  ("百亿补贴", "拼团价", "限时秒杀", "")),
-        Platform("amazon", "en", "USD", 1.1, "https://www.amazon.com/s?k={q}"),
-        Platform("walmart", "en", "USD", 1.06, "https://www.walmart.com/search?q={q}"),
-        Platform("shopee", "mixed", "SGD", 1.04, "https://shopee.sg/search?keyword={q}",
+        Platform("amazon", "en", "USD", 1.1, "https://www.amazon.com/dp/{id}"),
+        Platform("walmart", "en", "USD", 1.06, "https://www.walmart.com/ip/{id}"),
+        Platform("shopee", "mixed", "SGD", 1.04, "https://shopee.sg/product/{shop}/{item}",
                  ("[Local Stock]", "[Ready Stock]", "🔥", "")),
     ]
 }  # fmt: skip

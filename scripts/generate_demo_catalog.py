@@ -9,15 +9,21 @@ fixed mtime). The catalog is synthetic but shaped like the real platforms:
   real brands of its trade; a model is a real one (from the fixed table in
   demo_catalog_data.REAL_MODELS, with its real specs) or a plainly generic code or style name
   — never an invented successor of a flagship line;
-- each model has one reference price (its type's mid-tier price × its brand's tier, or the
-  real model's street price); its offers vary around it per platform after FX, within ±25 %,
-  some on sale (the listed `list_price` crossed out), some out of stock;
+- each model has one reference price: a real model's street price, else a draw from its type's
+  real price distribution (`demo_price_table.json`, the 10th–90th percentiles of real
+  listings, from `calibrate_demo_prices.py`) in its brand tier's band of it — no-name and
+  budget brands low, premium high, luxury at the top; a type without enough real listings
+  keeps its hand-set mid-tier price × the tier. Every calibrated type also has FLOOR_MODELS
+  no-name models at the real 10th percentile. Offers vary around the reference per platform
+  after FX, within ±25 %, some on sale (the listed `list_price` crossed out), some out of
+  stock;
 - titles in each platform's own style and language (Chinese on taobao/jd/pinduoduo, English
   on amazon/walmart, mixed on shopee), quoting the specs real listings quote (256GB, 6.1英寸,
   5000mAh, 65W, 1.7L ...) which are also structured attributes; sizes with the equivalences
   shoppers use; ingredients and allergens for food;
-- `url` is the platform's public search page for the offer's brand, model and type (honest
-  and stable: never a made-up product page); `image_url` is the locally drawn pictogram of
+- `url` is a product page on the platform's own domain, built from the offer's item id the way
+  that platform builds its item links (the demo items do not exist there: a plausible, stable
+  per-item link, not a search page); `image_url` is the locally drawn pictogram of
   its type and colour (`cartwise.catalog.images`, served by the web app).
 """
 
@@ -26,12 +32,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import random
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -68,6 +74,7 @@ from demo_catalog_data import (
     Platform,
 )
 
+from cartwise.catalog.brands import mine_brands, write_brands
 from cartwise.catalog.images import image_path
 from cartwise.catalog.taxonomy import ProductType, domains, product_types
 
@@ -75,6 +82,19 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "src" / "cartwise" / "catalog" / "demo" / "demo_catalog.jsonl.gz"
 DEFAULT_SEED = 20261201
 MODELS_PER_TYPE = 13
+PRICE_TABLE = Path(__file__).resolve().parent / "demo_price_table.json"
+TIER_BANDS: dict[str, tuple[float, float]] = {
+    "generic": (0.02, 0.30),
+    "budget": (0.08, 0.40),
+    "mid": (0.30, 0.65),
+    "premium": (0.60, 0.90),
+    "luxury": (0.88, 0.98),
+}
+"""Where in its type's real price distribution (as a quantile) a brand tier's models sit."""
+FLOOR_MODELS = 2
+FLOOR_BAND = (0.02, 0.07)
+"""The no-name models every calibrated type gets at its real 10th percentile: the budget
+listings every real search shows."""
 PRICE_SPREAD = 0.25
 """Every offer's price (after FX, sale included) is within ±25 % of its model's reference."""
 SALE_SHARE = 0.18
@@ -98,12 +118,55 @@ class Model:
     material_in_description_only: bool = False
     features: list[tuple[str, str]] = field(default_factory=list)
     author: str = ""
+    own_rng: random.Random | None = None
+    """The generator this model's offers draw from, when not the catalog's shared one."""
+
+
+@dataclass(frozen=True)
+class PriceCurve:
+    """A type's real price distribution: price at each quantile, log-linear between them."""
+
+    quantiles: tuple[float, ...]
+    prices: tuple[float, ...]
+
+    def at(self, q: float) -> float:
+        qs, logs = self.quantiles, [math.log(p) for p in self.prices]
+        if q <= qs[0]:
+            i = 0
+        elif q >= qs[-1]:
+            i = len(qs) - 2
+        else:
+            i = next(k for k in range(len(qs) - 1) if qs[k] <= q <= qs[k + 1])
+        slope = (logs[i + 1] - logs[i]) / (qs[i + 1] - qs[i])
+        return math.exp(logs[i] + slope * (q - qs[i]))
+
+
+def load_price_curves(path: Path = PRICE_TABLE) -> dict[str, PriceCurve]:
+    table = json.loads(path.read_text(encoding="utf-8"))
+    quantiles = tuple(table["quantiles"])
+    return {
+        slug: PriceCurve(quantiles, tuple(entry["percentiles"]))
+        for slug, entry in table["types"].items()
+    }
+
+
+PRICE_CURVES = load_price_curves()
+
+
+def reference_price(kind: ProductType, brand: Brand, u: float) -> float:
+    """A model's reference price in CNY from a uniform draw `u`: inside its tier's band of the
+    type's real price curve, or (no real listings) the hand-set mid price × the tier."""
+    curve = PRICE_CURVES.get(kind.slug)
+    if curve is None:
+        return _round_cny(PROFILES[kind.slug][1] * TIER_FACTOR[brand.tier] * (0.8 + 0.45 * u))
+    low, high = TIER_BANDS["generic" if brand is GENERIC_BRAND else brand.tier]
+    return _round_cny(curve.at(low + (high - low) * u))
 
 
 def build_models(rng: random.Random) -> list[Model]:
     models = []
     for kind in product_types():
-        family_name, base_price = PROFILES[kind.slug]
+        family_name = PROFILES[kind.slug][0]
         family = FAMILIES[family_name]
         real = REAL_MODELS.get(kind.slug, [])
         for entry in real:
@@ -125,9 +188,32 @@ def build_models(rng: random.Random) -> list[Model]:
             if (brand.en, model_name) in taken:
                 continue
             taken.add((brand.en, model_name))
-            tier = TIER_FACTOR[brand.tier]
-            price = base_price * tier * rng.uniform(0.8, 1.25)
-            models.append(_model(rng, kind, family, brand, model_name, _round_cny(price)))
+            price = reference_price(kind, brand, rng.random())
+            models.append(_model(rng, kind, family, brand, model_name, price))
+    return models + floor_models()
+
+
+def floor_models() -> list[Model]:
+    """FLOOR_MODELS no-name models per calibrated type at its real 10th percentile. Each type
+    draws from its own generator, so adding them leaves every other model (and its title) as
+    it was."""
+    models = []
+    for kind in product_types():
+        curve = PRICE_CURVES.get(kind.slug)
+        if curve is None:
+            continue
+        own = random.Random(f"{DEFAULT_SEED}:floor:{kind.slug}")
+        family = FAMILIES[PROFILES[kind.slug][0]]
+        taken = {m.name for m in models if m.kind is kind}
+        while len(taken) < FLOOR_MODELS:
+            name = _generic_name(own, family, GENERIC_BRAND, kind)
+            if name in taken:
+                continue
+            taken.add(name)
+            price = _round_cny(curve.at(own.uniform(*FLOOR_BAND)))
+            model = _model(own, kind, family, GENERIC_BRAND, name, price)
+            model.own_rng = own
+            models.append(model)
     return models
 
 
@@ -338,12 +424,10 @@ def _offer(rng: random.Random, model: Model, platform: Platform) -> dict[str, ob
     price, list_price = _offer_price(rng, model, platform)
     if list_price > price:
         attributes["list_price"] = [f"{list_price:.2f}"]
-    query = " ".join(
-        p for p in (brand_text, name.strip("《》"), kind.name("zh" if zh else "en")) if p
-    )
+    item_id = platform.item_id(rng)
     return {
         "platform": platform.name,
-        "item_id": platform.item_id(rng),
+        "item_id": item_id,
         "title": title,
         "brand": brand.en if brand is not GENERIC_BRAND else "",
         "category_raw": _category(platform, kind),
@@ -353,7 +437,7 @@ def _offer(rng: random.Random, model: Model, platform: Platform) -> dict[str, ob
         "currency": platform.currency,
         "attributes": attributes,
         "description": _description(zh, brand_text, model, name, kind, material, colors),
-        "url": platform.search_url.format(q=quote(query, safe="")),
+        "url": platform.product_url(item_id),
         "image_url": image_path(kind.slug, model.colors[0]),
         "rating": round(rng.uniform(3.6, 5.0), 1),
         "reviews": int(rng.paretovariate(1.2) * 40),
@@ -485,7 +569,7 @@ def _description(
 
 def generate(seed: int) -> bytes:
     rng = random.Random(seed)
-    rows = [row for model in build_models(rng) for row in offers(rng, model)]
+    rows = [row for model in build_models(rng) for row in offers(model.own_rng or rng, model)]
     seen: set[tuple[object, object]] = set()
     unique = []
     for row in rows:
@@ -508,6 +592,18 @@ def main() -> None:
     args.out.write_bytes(data)
     count = gzip.decompress(data).count(b"\n")
     print(f"wrote {count} products ({len(data) / 1024:.0f} KiB) to {args.out}")
+    # Mined here, once: a process that starts reads them in milliseconds.
+    brands = args.out.parent / "demo_brands.json"
+    write_brands(brands, mine_brands(demo_brand_rows(data)), products=count)
+    print(f"wrote the brands of the demo catalog to {brands}")
+
+
+def demo_brand_rows(data: bytes) -> list[tuple[str, str, str]]:
+    """(brand, title, domain) of each generated row, what `mine_brands` reads."""
+    rows = [json.loads(line) for line in gzip.decompress(data).decode("utf-8").splitlines()]
+    return [
+        (str(r.get("brand", "")), str(r.get("title", "")), str(r.get("domain", ""))) for r in rows
+    ]
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import load_lexicon
-from cartwise.understanding.rules.open_objects import pinyin_slug
+from cartwise.vocabulary.slugs import slugify
 
 ZH_PLATFORMS = {"jd", "taobao", "pinduoduo"}
 CJK_WORD = re.compile(rf"[{HAN}]{{2,}}")
@@ -86,7 +86,7 @@ def main() -> None:
     words = test_words(args.data)
     table = mine_alias_table()
     by_table = {w: table[w] for w in words if w in table}
-    by_pinyin = {w: pinyin_slug(w) for w in words}
+    by_pinyin = {w: slugify(w) for w in words}
     print(f"test words (JD attribute values unknown to the lexicon): {len(words)}")
     print(f"alias table: {len(table)} zh→en pairs mined from the demo catalog")
     print(

@@ -11,6 +11,8 @@ import pytest
 from cartwise.settings import Settings
 
 SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+REDIS_DATABASES = 64
+"""`scripts/with-redis.sh` starts the test server with this many databases."""
 
 
 @pytest.fixture
@@ -28,15 +30,28 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> str:
-    """The redis-server `make test` started. Outside `make test` the Redis tests skip;
-    in CI a missing server is a failure, not a skip."""
+def redis_url(worker_index: int) -> str:
+    """The redis-server `make test` started, one database per test worker (tests flush
+    theirs). Outside `make test` the Redis tests skip; in CI a missing server is a failure,
+    not a skip."""
     url = os.environ.get("CARTWISE_TEST_REDIS_URL")
     if not url:
         if os.environ.get("CI"):
             pytest.fail("CARTWISE_TEST_REDIS_URL is not set: run the tests through `make test`")
         pytest.skip("no test redis-server (run through `make test`)")
-    return url
+    if worker_index >= REDIS_DATABASES:
+        pytest.fail(
+            f"{worker_index + 1} test workers, but the test Redis has {REDIS_DATABASES} databases"
+        )
+    return f"{url.rsplit('/', 1)[0]}/{worker_index}"
+
+
+@pytest.fixture(scope="session")
+def worker_index() -> int:
+    """This pytest-xdist worker's number (gw3 → 3; 0 without xdist): what each worker keeps
+    apart from the others (its Redis database)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker.removeprefix("gw"))
 
 
 @pytest.fixture

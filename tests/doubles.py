@@ -60,6 +60,7 @@ class ScriptedAgent:
         thread: str,
         message: str,
         emit: Callable[[agui.BaseEvent], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> ScriptedTurnResult:
         async def send(event: agui.BaseEvent) -> None:
             if emit is not None:

@@ -67,3 +67,11 @@ def test_the_image_serves_on_the_port_the_proxy_uses() -> None:
     assert 'CMD ["cartwise", "serve"]' in dockerfile
     assert re.search(r"^USER (?!root)", dockerfile, re.MULTILINE)
     assert "'.[milvus]'" in dockerfile
+
+
+def test_forwarded_headers_are_trusted_from_the_proxy_alone() -> None:
+    compose = _compose()
+    proxy_address = compose["services"]["proxy"]["networks"]["default"]["ipv4_address"]
+    for name, service in _app_services(compose).items():
+        trusted = service["environment"]["FORWARDED_ALLOW_IPS"]
+        assert trusted == proxy_address, f"{name} trusts {trusted!r}, not only the proxy"

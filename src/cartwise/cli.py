@@ -14,6 +14,13 @@ app = typer.Typer(
 
 def main() -> None:
     from cartwise.commands import register_all
+    from cartwise.errors import ConfigurationError
 
     register_all(app)
-    app()
+    try:
+        app()
+    except ConfigurationError as exc:
+        # Settings are read inside each command; a bad one is the operator's to fix, in one
+        # line, whichever command met it first.
+        typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(2) from None

@@ -6,6 +6,8 @@ CartwiseError
 │   ├── IngestError           a catalog file cannot be read at all
 │   └── UnknownPlatform       a platform name nobody indexed
 ├── NotFound                  a user's entry, thread or product does not exist
+├── QuotaExceeded             a per-account cap (entries, threads) was reached; nothing written
+├── AccountErased             the user's data was erased after this work began; nothing written
 ├── StoreUnavailable          Redis / Milvus / a database cannot be reached
 ├── EmbeddingError            the embeddings endpoint answered an error or garbage
 └── ConfigurationError        settings that cannot work together
@@ -64,6 +66,24 @@ class NotFound(CartwiseError):
         self.kind = kind
         self.key = key
         super().__init__(f"{kind} not found: {key}")
+
+
+class QuotaExceeded(CartwiseError):
+    """A per-account cap was reached; the write did not happen."""
+
+    def __init__(self, what: str, cap: int, remedy: str) -> None:
+        self.what = what
+        self.cap = cap
+        super().__init__(f"you already keep {cap} {what}, the most allowed; {remedy}")
+
+
+class AccountErased(CartwiseError):
+    """A write for a user whose data was erased (the account deleted) after the work that
+    makes it began: refused, so nothing of a deleted account outlives its deletion."""
+
+    def __init__(self, user: str) -> None:
+        self.user = user
+        super().__init__("the account was deleted while this was running; nothing was saved")
 
 
 class StoreUnavailable(CartwiseError):

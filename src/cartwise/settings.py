@@ -10,9 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cartwise.errors import ConfigurationError
 from cartwise.vocabulary.currencies import fx_to_base as dated_rates
 
 
@@ -237,9 +238,17 @@ class Settings(BaseSettings):
     port: int = 8000
     """Port `cartwise serve` listens on."""
 
-    forwarded_allow_ips: str = "127.0.0.1"
-    """Proxies whose X-Forwarded-For is trusted (comma-separated addresses or `*`): behind a
-    reverse proxy, rate limits per client address must see the client, not the proxy."""
+    forwarded_allow_ips: str = ""
+    """The reverse proxy's own address(es), comma-separated (addresses or networks): only a
+    connection from one of them may name the client in X-Forwarded-For, which rate limits
+    per client address then key on. Empty: no proxy, every X-Forwarded-For is ignored (a
+    client could otherwise claim any address and never meet a sign-in or register limit).
+    Never `*` on a port clients can reach directly."""
+
+    metrics_token: str = ""
+    """Bearer token `/metrics` requires (`Authorization: Bearer <token>`); anything else gets
+    404, as if there were no such route. Empty: `/metrics` answers only on a loopback
+    connection (a scraper on the same host)."""
 
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
@@ -275,7 +284,22 @@ class Settings(BaseSettings):
         return self.session_ttl_hours * 3600.0
 
 
+def describe_invalid_settings(error: ValidationError) -> str:
+    """Every bad setting on one line, named as it is set (`MAX_REQUEST_BYTES='1000': ...`)."""
+    parts = []
+    for issue in error.errors():
+        name = ".".join(str(part) for part in issue.get("loc", ())).upper() or "settings"
+        value = issue.get("input")
+        shown = f"={value!r}" if isinstance(value, str | int | float) else ""
+        parts.append(f"{name}{shown}: {issue.get('msg', 'invalid value')}")
+    return "invalid setting " + "; ".join(parts) + " (every setting: .env.example)"
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once from the environment."""
-    return Settings()
+    """The process-wide settings, read once from the environment; `ConfigurationError` with
+    one line naming each bad setting (never a traceback)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigurationError(describe_invalid_settings(exc)) from None

@@ -41,3 +41,21 @@ def fold(text: str) -> str:
     """Width-narrowed, case-folded, whitespace runs collapsed: the form two texts are
     compared in."""
     return " ".join(narrow(text).casefold().split())
+
+
+# What looks like personal data wherever text is stored: an e-mail address, or a run of 7+
+# digits (spaces, dots, dashes and a leading + allowed between them) — a phone number, an ID
+# number (18 characters, the last may be X) or a card number. Prices and sizes are shorter.
+PERSONAL_DATA = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\s.-]?\d){6,}[xX]?",
+)
+REDACTED = "[redacted]"
+
+
+def looks_like_personal_data(text: str) -> bool:
+    return PERSONAL_DATA.search(text) is not None
+
+
+def redact_personal_data(text: str) -> str:
+    """`text` with every e-mail address and long digit run replaced by `[redacted]`."""
+    return PERSONAL_DATA.sub(REDACTED, text)

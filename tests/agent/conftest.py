@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,18 +139,16 @@ class DemoSlice:
     embedder: Embedder
 
 
-@pytest.fixture(scope="session")
-def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
-    """The demo catalog's headphones, shoes and coats indexed once per session with e5."""
+def index_demo_slice(home: Path, keep: Callable[[dict[str, Any]], bool]) -> DemoSlice:
+    """The demo catalog's rows that `keep` accepts, indexed with e5 under `home`."""
     from cartwise.catalog.demo import demo_catalog_path, seed_demo_vectors
     from cartwise.catalog.pipeline import ingest_file
     from cartwise.embedding.cache import CachedEmbedder
 
-    home = tmp_path_factory.mktemp("demo-e5")
     settings = Settings(_env_file=None, cartwise_home=home, embedder="e5:small")  # type: ignore[call-arg]
     embedder = QueryMemo(create_embedder(settings.embedder))
     with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as source:
-        rows = [line for line in source if line.strip() and _in_slice(json.loads(line))]
+        rows = [line for line in source if line.strip() and keep(json.loads(line))]
     sliced = home / "demo_slice.jsonl"
     sliced.write_text("".join(rows), encoding="utf-8")
     recall = RecallService.open(settings, embedder)
@@ -164,5 +163,12 @@ def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
         )
     finally:
         cached.close()
-    yield DemoSlice(recall=recall, embedder=embedder)
-    recall.close()
+    return DemoSlice(recall=recall, embedder=embedder)
+
+
+@pytest.fixture(scope="session")
+def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSlice]:
+    """The demo catalog's headphones, shoes and coats indexed once per session with e5."""
+    indexed = index_demo_slice(tmp_path_factory.mktemp("demo-e5"), _in_slice)
+    yield indexed
+    indexed.recall.close()

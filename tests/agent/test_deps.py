@@ -39,3 +39,18 @@ def test_embedded_defaults_open_and_share_one_query_memo(settings: Settings) -> 
         assert deps.sessions.threads("ann") == []
     finally:
         deps.close()
+
+
+def test_warming_up_runs_a_turn_and_leaves_no_memory_behind(settings: Settings) -> None:
+    from cartwise.agent.deps import WARM_UP_USER
+    from cartwise.agent.graph import turn_graph
+
+    turn_graph.cache_clear()
+    deps = create_deps(settings)
+    try:
+        deps.warm_up()
+        assert turn_graph.cache_info().currsize == 1
+        assert deps.sessions.threads(WARM_UP_USER) == []
+        assert deps.preferences.list(WARM_UP_USER) == []
+    finally:
+        deps.close()

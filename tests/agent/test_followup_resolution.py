@@ -259,13 +259,10 @@ def test_the_cheapest_sentence_names_platform_price_and_saving() -> None:
         saving=100.0,
     )
     zh = render_answer(answer, "zh").split("\n")
-    assert (
-        zh[0]
-        == "「Sony WH-1000XM5」在 taobao 最便宜：2199.00 CNY，比次便宜的 jd（2299.00 CNY） 省 100.00 CNY。"
-    )
-    assert zh[1].startswith("各平台报价：taobao")
+    assert zh[0] == "「Sony WH-1000XM5」在淘宝最便宜：¥2,199，比次便宜的京东（¥2,299）省 ¥100。"
+    assert zh[1].startswith("各平台报价：淘宝")
     en = render_answer(answer, "en").split("\n")[0]
-    assert en.startswith("Sony WH-1000XM5 is cheapest on taobao: 2199.00 CNY, 100.00 CNY less")
+    assert en.startswith("Sony WH-1000XM5 is cheapest on Taobao: ¥2,199, ¥100 less")
 
 
 def test_a_question_about_a_shown_item_naming_a_product_noun_answers_from_its_listing() -> None:

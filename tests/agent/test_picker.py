@@ -39,7 +39,7 @@ def test_excluded_term_in_title_brand_attributes_or_description_eliminates() -> 
         "attr": "contains excluded term plastic",
         "desc": "contains excluded term plastic",
     }
-    assert outcome.filtered_out == {"excluded term": 4}
+    assert outcome.filtered_out == {"excluded_term": 4}
 
 
 def test_matching_is_case_and_width_insensitive() -> None:
@@ -80,7 +80,7 @@ def test_over_budget_is_rejected_with_amounts_in_the_base_currency() -> None:
     )
     assert [p.candidate.product.item_id for p in outcome.picks] == ["cheap"]
     assert outcome.rejected[0].reason == "over budget (629 > 300 CNY)"
-    assert outcome.filtered_out == {"over budget": 1}
+    assert outcome.filtered_out == {"over_budget": 1}
 
 
 def test_budget_slots_convert_foreign_currency_to_base(settings: Settings) -> None:
@@ -263,3 +263,20 @@ def test_a_2xl_request_matches_a_listing_that_writes_2xl() -> None:
     )
     assert [p.candidate.product.item_id for p in outcome.picks] == ["hoodie"]
     assert outcome.rejected == []
+
+
+def test_a_model_on_two_platforms_names_the_rating_of_the_offer_it_shows() -> None:
+    """The card shows the cheapest offer and its stars; its why must quote that offer's
+    rating, not the better-rated dearer one's."""
+    shared = {"brand": "Sony", "attributes": {"model": ["WH-CH720N"]}, "title": "Sony WH-CH720N"}
+    dear = make_product("1", platform="jd", price=699.0, rating=4.9, **shared)
+    cheap = make_product("2", platform="taobao", price=599.0, rating=4.6, **shared)
+    with turn_context("u", "t", None):
+        outcome = item_picker(
+            [Candidate(product=dear, score=1.0), Candidate(product=cheap, score=0.9)],
+            PickCriteria(),
+            language="en",
+        )
+    [pick] = outcome.picks
+    assert pick.candidate.product.item_id == "2" and len(pick.offers) == 2
+    assert "rated 4.6" in pick.why and "rated 4.9" not in pick.why

@@ -45,8 +45,15 @@ def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[A
         settings = api_settings.model_copy(
             update={"store_backend": "redis", "redis_url": url, "auth_secret": TEST_SECRET}
         )
+    deps = open_stores(settings)
+    yield deps
+    deps.close()
+
+
+def open_stores(settings: Settings) -> AgentDeps:
+    """Real stores for `settings` (its caps included) and an empty recall service."""
     embedder = create_embedder(settings.embedder, settings)
-    deps = AgentDeps(
+    return AgentDeps(
         settings=settings,
         preferences=create_preference_store(settings, embedder),
         sessions=create_session_store(settings),
@@ -54,8 +61,6 @@ def stores(request: pytest.FixtureRequest, api_settings: Settings) -> Iterator[A
         engine=None,  # type: ignore[arg-type]
         embedder=embedder,
     )
-    yield deps
-    deps.close()
 
 
 @pytest.fixture
@@ -70,7 +75,8 @@ def app(stores: AgentDeps, agent: ScriptedAgent) -> FastAPI:
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as test_client:
+    # A loopback peer, as a browser on this machine (and a scraper allowed /metrics) is.
+    with TestClient(app, client=("127.0.0.1", 50000)) as test_client:
         yield test_client
 
 

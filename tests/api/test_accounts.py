@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import stat
+import threading
+import time
+from contextlib import closing
 
 import pytest
 from ag_ui.core import EventType
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
 from cartwise.api.passwords import check_password_policy, common_passwords
 from cartwise.settings import Settings
-from tests.api.conftest import PASSWORD, run_input, signup
+from tests.api.conftest import PASSWORD, open_stores, run_input, signup
 from tests.api.sse import parse_sse
 from tests.doubles import ScriptedAgent
 
@@ -82,11 +86,14 @@ def test_the_common_password_list_is_the_bundled_top_ten_thousand() -> None:
 def test_per_account_caps_answer_409_with_a_clear_message(
     api_settings: Settings, stores: AgentDeps
 ) -> None:
-    capped = api_settings.model_copy(
+    capped = stores.settings.model_copy(
         update={"max_preferences_per_user": 2, "max_threads_per_user": 2}
     )
     agent = ScriptedAgent()
-    with TestClient(create_app(capped, stores, runner=agent)) as client:
+    with (
+        closing(open_stores(capped)) as stores,
+        TestClient(create_app(capped, stores, runner=agent)) as client,
+    ):
         headers = signup(client, "alice")
         for slug in ("wood", "linen"):
             body = {**LIKE_WOOD, "slug": slug, "keywords": [slug]}
@@ -128,13 +135,141 @@ def test_the_accounts_database_is_private(
 def test_a_turn_past_the_memory_cap_ends_with_a_clear_run_error(
     api_settings: Settings, stores: AgentDeps
 ) -> None:
-    capped = api_settings.model_copy(update={"max_preferences_per_user": 1})
-    with TestClient(create_app(capped, stores, runner=ScriptedAgent())) as client:
+    capped = stores.settings.model_copy(update={"max_preferences_per_user": 1})
+    with (
+        closing(open_stores(capped)) as stores,
+        TestClient(create_app(capped, stores, runner=ScriptedAgent())) as client,
+    ):
         headers = signup(client, "alice")
         assert client.post("/api/memory", json=LIKE_WOOD, headers=headers).status_code == 201
         response = client.post("/api/agent", json=run_input("t1", "like linen"), headers=headers)
-    assert response.status_code == 200
-    last = parse_sse(response.text)[-1]
-    assert last.type == EventType.RUN_ERROR
-    assert "1 preferences" in last.message  # type: ignore[attr-defined]
-    assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]
+        assert response.status_code == 200
+        last = parse_sse(response.text)[-1]
+        assert last.type == EventType.RUN_ERROR
+        assert "1 preferences" in last.message  # type: ignore[attr-defined]
+        assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]
+
+
+def test_deleting_an_account_forgets_every_recipients_namespace(
+    client: TestClient, stores: AgentDeps
+) -> None:
+    headers = signup(client, "dora")
+    for recipient, slug in (("self", "teak"), ("grandma", "lilac"), ("friend-omar", "suede")):
+        body = {**LIKE_WOOD, "recipient": recipient, "slug": slug, "keywords": [slug]}
+        assert client.post("/api/memory", json=body, headers=headers).status_code == 201
+    gone = client.request(
+        "DELETE", "/api/auth/account", json={"password": PASSWORD}, headers=headers
+    )
+    assert gone.status_code == 204
+    assert stores.preferences.list("dora") == []
+    for recipient in ("self", "grandma", "friend-omar"):
+        assert stores.preferences.list("dora", recipient=recipient) == []
+    again = signup(client, "dora")
+    assert client.get("/api/memory", headers=again).json() == []
+    assert client.get("/api/memory?recipient=grandma", headers=again).json() == []
+
+
+def test_a_turn_running_while_its_account_is_deleted_writes_nothing_after(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    gate = threading.Event()
+    agent = ScriptedAgent(gate=gate)
+    app = create_app(stores.settings, stores, runner=agent)
+    with TestClient(app) as client:
+        headers = signup(client, "erin")
+        outcome: dict[str, str] = {}
+
+        def turn() -> None:
+            response = client.post(
+                "/api/agent", json=run_input("erin-t", "dislike mauve"), headers=headers
+            )
+            outcome["last"] = response.text
+
+        running = threading.Thread(target=turn)
+        running.start()
+        deadline = time.monotonic() + 30
+        while not agent.calls and time.monotonic() < deadline:
+            time.sleep(0.02)
+        gone = client.request(
+            "DELETE", "/api/auth/account", json={"password": PASSWORD}, headers=headers
+        )
+        assert gone.status_code == 204
+        again = signup(client, "erin")
+        gate.set()  # the turn now tries to remember, after the deletion
+        running.join(timeout=30)
+        last = parse_sse(outcome["last"])[-1]
+        assert last.type == EventType.RUN_ERROR
+        assert "deleted" in last.message  # type: ignore[attr-defined]
+        assert stores.preferences.list("erin") == []
+        assert stores.sessions.threads("erin") == []
+        assert client.get("/api/threads", headers=again).json() == []
+
+
+def test_deletion_password_checks_are_throttled_like_sign_in(stores: AgentDeps) -> None:
+    strict = stores.settings.model_copy(update={"auth_failures_per_user_address": "3/minute"})
+    with TestClient(create_app(strict, stores, runner=ScriptedAgent())) as client:
+        headers = signup(client, "fred")
+        answers = [
+            client.request(
+                "DELETE", "/api/auth/account", json={"password": f"guess-{n}"}, headers=headers
+            ).status_code
+            for n in range(5)
+        ]
+        assert answers == [401, 401, 401, 429, 429]
+        right = client.request(
+            "DELETE", "/api/auth/account", json={"password": PASSWORD}, headers=headers
+        )
+        assert right.status_code == 429  # the guessing address waits, even when right
+        assert client.get("/api/me", headers=headers).status_code == 200
+
+
+def test_a_password_change_revokes_every_earlier_token(client: TestClient) -> None:
+    first = signup(client, "gina")
+    second = signup(client, "gina-b")  # another account is unaffected
+    token = client.post("/api/auth/token", data={"username": "gina", "password": PASSWORD})
+    other_session = {"Authorization": f"Bearer {token.json()['access_token']}"}
+    new_password = "quartz-lantern-meadow"
+    wrong = client.post(
+        "/api/auth/password",
+        json={"current_password": "not-the-one", "new_password": new_password},
+        headers=first,
+    )
+    assert wrong.status_code == 401
+    weak = client.post(
+        "/api/auth/password",
+        json={"current_password": PASSWORD, "new_password": "gina-12345"},
+        headers=first,
+    )
+    assert weak.status_code == 422
+    changed = client.post(
+        "/api/auth/password",
+        json={"current_password": PASSWORD, "new_password": new_password},
+        headers=first,
+    )
+    assert changed.status_code == 200
+    fresh = {"Authorization": f"Bearer {changed.json()['access_token']}"}
+    assert client.get("/api/me", headers=first).status_code == 401
+    assert client.get("/api/me", headers=other_session).status_code == 401
+    assert client.get("/api/me", headers=fresh).status_code == 200
+    assert client.get("/api/me", headers=second).status_code == 200
+    old = client.post("/api/auth/token", data={"username": "gina", "password": PASSWORD})
+    assert old.status_code == 401
+    new = client.post("/api/auth/token", data={"username": "gina", "password": new_password})
+    assert new.status_code == 200
+
+
+def test_a_deletion_cut_short_is_finished_before_the_name_is_registered_again(
+    client: TestClient, app: FastAPI, stores: AgentDeps
+) -> None:
+    headers = signup(client, "hugo")
+    assert client.post("/api/memory", json=LIKE_WOOD, headers=headers).status_code == 201
+    client.post("/api/agent", json=run_input("hugo-t", "hello"), headers=headers)
+    # As if the process died right after the account stopped working, before the erase.
+    app.state.cartwise.auth.begin_deletion("hugo")
+    assert client.get("/api/me", headers=headers).status_code == 401
+    refused = client.post("/api/auth/token", data={"username": "hugo", "password": PASSWORD})
+    assert refused.status_code == 401
+    again = signup(client, "hugo")
+    assert client.get("/api/memory", headers=again).json() == []
+    assert client.get("/api/threads", headers=again).json() == []
+    assert stores.preferences.list("hugo") == [] and stores.sessions.threads("hugo") == []

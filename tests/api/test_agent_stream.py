@@ -165,7 +165,8 @@ def test_the_same_thread_id_is_a_different_thread_per_user(
 
 def test_rate_limit_is_429_with_retry_after(api_settings: Settings, stores: AgentDeps) -> None:
     limited = api_settings.model_copy(update={"rate_limit_per_minute": 2})
-    with TestClient(create_app(limited, stores, runner=ScriptedAgent())) as client:
+    app = create_app(limited, stores, runner=ScriptedAgent())
+    with TestClient(app, client=("127.0.0.1", 1)) as client:
         alice, bob = signup(client, "alice"), signup(client, "bob")
         for _ in range(2):
             assert (

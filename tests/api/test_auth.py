@@ -230,3 +230,24 @@ def test_a_short_auth_secret_is_refused_at_start(api_settings: Settings) -> None
 
     with pytest.raises(ConfigurationError, match="AUTH_SECRET"):
         create_app(api_settings.model_copy(update={"auth_secret": "too-short"}))
+
+
+def test_a_username_no_account_can_have_is_refused_before_the_throttle_remembers_it(
+    client: TestClient, app: FastAPI
+) -> None:
+    for index in range(30):
+        name = f"{index}-" + "ü" * 4000
+        refused = client.post("/api/auth/token", data={"username": name, "password": "x" * 9})
+        assert refused.status_code == 422 and "username" in refused.json()["detail"]
+    too_long = client.post("/api/auth/token", data={"username": "alice", "password": "p" * 300})
+    assert too_long.status_code == 422
+    wrong = client.post("/api/auth/token", data={"username": "nobody", "password": "x" * 9})
+    assert wrong.status_code == 401  # an ordinary failure is remembered, with a short key
+    settings = app.state.cartwise.settings
+    if settings.store_backend == "redis":
+        import redis
+
+        keys = [key.decode() for key in redis.Redis.from_url(settings.redis_url).keys("*")]
+    else:
+        keys = list(app.state.cartwise.limits._storage.storage)
+    assert keys and all(len(key) < 200 for key in keys)

@@ -80,7 +80,7 @@ def served(
         engine=create_engine(settings),
         embedder=demo_slice.embedder,
     )
-    with TestClient(create_app(settings, deps)) as client:
+    with TestClient(create_app(settings, deps), client=("127.0.0.1", 1)) as client:
         yield Served(client, deps)
     deps.preferences.close()
     deps.sessions.close()

@@ -76,7 +76,8 @@ def test_llm_engine_fallbacks_are_exported(api_settings: Settings, stores: Agent
                 return {"fallbacks": {"timeout": 2, "invalid_output": 1}}
 
     deps = dataclasses.replace(stores, engine=CountingEngine())
-    with TestClient(create_app(api_settings, deps, runner=ScriptedAgent())) as client:
+    app = create_app(api_settings, deps, runner=ScriptedAgent())
+    with TestClient(app, client=("127.0.0.1", 1)) as client:
         text = client.get("/metrics").text
     assert 'cartwise_engine_fallbacks_total{reason="timeout"} 2.0' in text
     assert 'cartwise_engine_fallbacks_total{reason="invalid_output"} 1.0' in text
@@ -129,3 +130,29 @@ def test_backend_recovers_without_a_restart(api_settings: Settings, stores: Agen
 @pytest.mark.parametrize("path", ["/api/memory", "/api/threads", "/api/search?q=x"])
 def test_every_api_route_needs_a_token(client: TestClient, path: str) -> None:
     assert client.get(path).status_code == 401
+
+
+@pytest.mark.parametrize("peer", ["203.0.113.9", "10.0.0.2"])
+def test_metrics_answer_only_a_loopback_scraper_without_a_token(
+    api_settings: Settings, stores: AgentDeps, peer: str
+) -> None:
+    app = create_app(api_settings, stores, runner=ScriptedAgent())
+    with TestClient(app, client=(peer, 4000)) as remote:
+        assert remote.get("/metrics").status_code == 404
+    with TestClient(app, client=("::1", 4000)) as local:
+        assert local.get("/metrics").status_code == 200
+
+
+def test_metrics_with_a_token_answer_only_that_bearer(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    token = "scrape-" + "k" * 30
+    app = create_app(api_settings.model_copy(update={"metrics_token": token}), stores)
+    with TestClient(app, client=("198.51.100.4", 1)) as scraper:
+        assert scraper.get("/metrics").status_code == 404
+        wrong = scraper.get("/metrics", headers={"Authorization": "Bearer scrape-nope"})
+        assert wrong.status_code == 404
+        right = scraper.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+        assert right.status_code == 200 and "cartwise_turns" in right.text
+    with TestClient(app, client=("127.0.0.1", 1)) as local:
+        assert local.get("/metrics").status_code == 404  # the token is required everywhere

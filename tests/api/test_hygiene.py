@@ -71,7 +71,8 @@ def test_invalid_text_in_forms_paths_and_queries_is_never_a_500(client: TestClie
         headers={"Content-Type": "application/x-www-form-urlencoded"},
     )
     assert signed.status_code in (401, 422)
-    assert client.get("/api/threads/t%ED%A0%80", headers=headers).status_code == 404
+    # Not a thread id at all (the one rule every thread route and turn uses): 422.
+    assert client.get("/api/threads/t%ED%A0%80", headers=headers).status_code == 422
     assert client.delete("/api/memory/like%ED%A0%80", headers=headers).status_code == 404
     searched = client.get("/api/search?q=%ED%A0%80%00", headers=headers)
     assert searched.status_code < 500
@@ -95,6 +96,7 @@ class _Unencodable:
         thread: str,
         message: str,
         emit: Callable[[agui.BaseEvent], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> Any:
         assert emit is not None
         await emit(agui.StepStartedEvent(step_name="understanding"))

@@ -6,6 +6,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
@@ -16,6 +17,7 @@ from tests.api.sse import check_legal_order, parse_sse
 from tests.doubles import ScriptedAgent
 
 
+@pytest.mark.slow
 def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> None:
     # A small body limit: the server answers 413 before reading the body and closes, so an
     # oversized body of megabytes can be cut off mid-send (connection reset) under load.
@@ -42,6 +44,7 @@ def test_turn_over_a_real_socket(api_settings: Settings, stores: AgentDeps) -> N
         assert too_big.status_code == 413
 
 
+@pytest.mark.slow
 def test_a_client_that_disconnects_mid_turn_still_gets_its_memory_written(
     api_settings: Settings, stores: AgentDeps
 ) -> None:
@@ -65,3 +68,34 @@ def test_a_client_that_disconnects_mid_turn_still_gets_its_memory_written(
         assert agent.finished.wait(30), "the turn was abandoned with the connection"
         assert [e.slug for e in stores.preferences.list("alice")] == ["wood"]
         assert len(stores.sessions.messages("alice", "t1")) == 2
+
+
+def _register_from(client: httpx.Client, count: int, spoofed: bool) -> list[int]:
+    statuses = []
+    for n in range(count):
+        forwarded = {"X-Forwarded-For": f"198.51.100.{n + 1}"} if spoofed else {}
+        body = {"username": f"spoof{n}", "password": "orchid-ladder-copper"}
+        statuses.append(client.post("/api/auth/register", json=body, headers=forwarded).status_code)
+    return statuses
+
+
+def test_a_spoofed_forwarded_for_from_a_client_is_ignored(stores: AgentDeps) -> None:
+    strict = stores.settings.model_copy(update={"register_per_hour": 2})
+    # The server trusts only a proxy at another address: this client is no proxy.
+    app = create_app(strict, stores, runner=ScriptedAgent())
+    with (
+        serving_in_thread(app, forwarded_allow_ips="192.0.2.80") as base_url,
+        httpx.Client(base_url=base_url, timeout=30) as client,
+    ):
+        assert _register_from(client, 4, spoofed=True) == [201, 201, 429, 429]
+
+
+def test_the_trusted_proxy_names_the_client(stores: AgentDeps) -> None:
+    strict = stores.settings.model_copy(update={"register_per_hour": 2})
+    app = create_app(strict, stores, runner=ScriptedAgent())
+    with (
+        serving_in_thread(app, forwarded_allow_ips="127.0.0.1") as base_url,
+        httpx.Client(base_url=base_url, timeout=30) as client,
+    ):
+        # Each request comes through the proxy (this loopback peer) for another client.
+        assert _register_from(client, 4, spoofed=True) == [201, 201, 201, 201]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
@@ -197,3 +198,46 @@ def test_accounts_cannot_touch_each_others_threads(client: TestClient, stores: A
     assert read.json()["detail"] == "thread not found: secret"
     assert client.delete("/api/threads/secret", headers=bob).status_code == 404
     assert len(stores.sessions.messages("alice", "secret")) == 2
+
+
+@pytest.mark.parametrize("thread", ["a/b/c", ".", "...", "-lead", "with space", "日记", "t" * 129])
+def test_a_thread_id_no_route_could_name_is_refused_when_the_turn_starts(
+    client: TestClient, stores: AgentDeps, thread: str
+) -> None:
+    headers = signup(client, "alice")
+    refused = client.post("/api/agent", json=run_input(thread, "hello"), headers=headers)
+    assert refused.status_code == 422 and "thread id" in refused.json()["detail"]
+    assert stores.sessions.threads("alice") == []
+
+
+@pytest.mark.parametrize("thread", ["web-3f2b9c1e", "t.1", "x:y", "A_b-9"])
+def test_every_thread_a_turn_starts_can_be_read_and_deleted(
+    client: TestClient, thread: str
+) -> None:
+    headers = signup(client, "alice")
+    assert (
+        client.post("/api/agent", json=run_input(thread, "hi"), headers=headers).status_code == 200
+    )
+    path = f"/api/threads/{quote(thread, safe='')}"
+    assert client.get(path, headers=headers).status_code == 200
+    assert client.delete(path, headers=headers).status_code == 204
+    assert client.get(path, headers=headers).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("keywords", ["rattan", "藤" * 65]),
+        ("keywords", [f"word{n}" for n in range(25)]),
+        ("slug", "x" * 65),
+        ("recipient", "friend-" + "a" * 42),
+        ("domain", "d" * 49),
+    ],
+)
+def test_an_oversized_field_is_refused_before_anything_is_embedded(
+    client: TestClient, stores: AgentDeps, field: str, value: object
+) -> None:
+    headers = signup(client, "alice")
+    refused = client.post("/api/memory", json={**PLASTIC, field: value}, headers=headers)
+    assert refused.status_code == 422 and field in refused.json()["detail"]
+    assert stores.preferences.list("alice") == []

@@ -38,6 +38,7 @@ class _SameNameAsE5(HashingEmbedder):
         return "e5:small"
 
 
+@pytest.mark.slow
 def test_shipped_vectors_cover_every_demo_text(tmp_path: Path) -> None:
     texts = [
         p.embedding_text()

@@ -125,6 +125,7 @@ def _cached_vectors(settings: Settings) -> int:
             return 0
 
 
+@pytest.mark.slow
 def test_an_ingest_killed_with_sigkill_resumes_without_re_embedding(
     settings: Settings, tmp_path: Path
 ) -> None:

@@ -103,6 +103,7 @@ def test_an_unreadable_file_changes_nothing(
     assert service.get("broken:900") is None
 
 
+@pytest.mark.slow
 def test_ensure_catalog_indexes_the_demo_once(
     settings: Settings, service: RecallService, embedder: CountingEmbedder
 ) -> None:

@@ -72,6 +72,34 @@ def test_every_type_is_drawn_in_every_colour() -> None:
         product_svg("bookshelf", "ultraviolet")
 
 
+def test_pictures_carry_no_words() -> None:
+    """A picture reads the same on a Chinese and an English page: nothing written in it."""
+    for kind in product_types():
+        root = ElementTree.fromstring(product_svg(kind.slug, "white"))
+        assert not [el for el in root.iter() if el.tag.endswith("text") or el.text], kind.slug
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("air_fryer", "stock_pot"),
+        ("rice_cooker", "stock_pot"),
+        ("coffee_machine", "electric_kettle"),
+        ("robot_vacuum", "vacuum_cleaner"),
+        ("projector", "television"),
+        ("air_purifier", "electric_fan"),
+        ("car_seat", "office_chair"),
+        ("necklace", "earrings"),
+        ("kettlebell", "dumbbells"),
+        ("aquarium", "storage_box"),
+    ],
+)
+def test_look_alike_types_get_their_own_picture(one: str, other: str) -> None:
+    """An air fryer is not drawn as a pot, a robot vacuum not as an upright one."""
+    kinds = {k.slug: k for k in product_types()}
+    assert kinds[one].icon != kinds[other].icon
+
+
 def test_published_list_is_in_step_with_the_taxonomy() -> None:
     spec = importlib.util.spec_from_file_location(
         "gen_catalog_doc", ROOT / "scripts" / "gen_catalog_doc.py"

@@ -19,7 +19,8 @@ from cartwise.settings import Settings, get_settings
 from tests.agent.conftest import small_catalog
 
 TURN_FIELDS = {
-    "reply", "language", "products", "price_compare", "personalization", "rejected",
+    "reply", "language", "products", "price_compare", "personalization", "shopper_currency",
+    "rejected",
     "questions", "catalog_gap", "dialogue", "demoted", "recipient", "memory", "timings",
     "applied", "unstated",
 }  # fmt: skip
@@ -54,7 +55,7 @@ def test_ask_json_is_the_documented_turn_result(app: typer.Typer) -> None:
     assert set(turn) == TURN_FIELDS
     assert turn["products"] and set(turn["products"][0]) == PRODUCT_FIELDS
     assert all("plastic" not in p["title"] for p in turn["products"])
-    assert {"platform", "item_id", "title", "reason"} == set(turn["rejected"][0])
+    assert {"platform", "item_id", "title", "reason", "code", "params"} == set(turn["rejected"][0])
     assert turn["memory"]["long_term"][0]["dedup_key"] == "dislike:material:electronics:plastic"
     assert turn["memory"]["session"]["thread"] == "t1"
     assert {"understanding", "searching", "total"} <= set(turn["timings"])

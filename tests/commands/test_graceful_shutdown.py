@@ -64,3 +64,37 @@ def test_sigterm_during_a_turn_lets_it_finish_then_exits_0(tmp_path: Path, slow_
     with sqlite3.connect(tmp_path / "home" / "preferences.sqlite3") as db:
         stored = [row[0] for row in db.execute("SELECT key FROM preferences WHERE user = 'alice'")]
     assert any(key.startswith("like:material:") and key.endswith(":wool") for key in stored), stored
+
+
+def test_a_stream_cut_by_a_short_grace_still_ends_with_run_error(
+    tmp_path: Path, slow_llm: str
+) -> None:
+    import os
+
+    env = {
+        **os.environ,
+        "CARTWISE_HOME": str(tmp_path / "home"),
+        "EMBEDDER": "hashing:256",
+        "ENGINE": "llm",
+        "LLM_BASE_URL": slow_llm,
+        "LLM_TIMEOUT_SECONDS": "10",
+        "PASSWORD_HASH_MEMORY_KIB": "1024",
+        "PASSWORD_HASH_TIME_COST": "1",
+        "SHUTDOWN_GRACE_SECONDS": "2",  # shorter than the turn (two slow engine calls)
+    }
+    with replica(env) as server, httpx.Client(base_url=server.url, timeout=120) as client:
+        client.post("/api/auth/register", json={"username": "bea", "password": PASSWORD})
+        token = client.post("/api/auth/token", data={"username": "bea", "password": PASSWORD})
+        headers = {"Authorization": f"Bearer {token.json()['access_token']}"}
+        events: list[dict[str, str]] = []
+        with client.stream(
+            "POST", "/api/agent", json=run_input("b1", "a linen shirt please"), headers=headers
+        ) as response:
+            for line in response.iter_lines():
+                if line.startswith("data:"):
+                    events.append(json.loads(line[5:]))
+                    if len(events) == 1:
+                        server.process.send_signal(signal.SIGTERM)
+        assert events[0]["type"] == "RUN_STARTED"
+        assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "shutting_down"
+        assert server.process.wait(timeout=60) == 0

@@ -9,6 +9,8 @@ import re
 import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,17 +30,20 @@ def env_for(home: Path, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def serving(home: Path) -> Iterator[str]:
+def serving(home: Path) -> Iterator[tuple[str, list[str]]]:
+    """The URL `serve` prints, and its log as it grows."""
     with subprocess.Popen(
         [CARTWISE, "serve", "--port", "0"], env=env_for(home), stderr=subprocess.PIPE, text=True
     ) as process:
         try:
-            assert process.stderr is not None
+            stream = process.stderr
+            assert stream is not None
             seen: list[str] = []
-            for line in process.stderr:
+            for line in stream:
                 seen.append(line)
                 if match := re.search(r"running at (http://\S+)", line):
-                    yield match.group(1)
+                    threading.Thread(target=lambda: seen.extend(stream), daemon=True).start()
+                    yield match.group(1), seen
                     return
             pytest.fail(f"serve exited ({process.wait()}) without a URL:\n{''.join(seen)}")
         finally:
@@ -46,11 +51,20 @@ def serving(home: Path) -> Iterator[str]:
             process.wait(timeout=60)
 
 
-def test_first_start_indexes_the_demo_and_serves(tmp_path: Path) -> None:
-    with serving(tmp_path / "home") as url, httpx.Client(base_url=url, timeout=60) as client:
+def test_first_start_indexes_the_demo_warms_up_and_serves(tmp_path: Path) -> None:
+    with (
+        serving(tmp_path / "home") as (url, log),
+        httpx.Client(base_url=url, timeout=120) as client,
+    ):
         assert url.startswith("http://127.0.0.1:")
         ready = client.get("/readyz")
         assert ready.status_code == 200
+        # Ready only once warm: the line was written before /readyz could answer (the log
+        # is read by a thread, so it may reach `log` a moment later).
+        deadline = time.monotonic() + 30
+        while not any("warmed up" in line for line in log) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any("warmed up" in line for line in log), "".join(log)
         with gzip.open(demo_catalog_path(), "rt", encoding="utf-8") as demo:
             offers = sum(1 for line in demo if line.strip())
         assert ready.json()["checks"]["index"] == f"ok: {offers} products"
@@ -92,3 +106,22 @@ def test_no_generated_secret_beyond_loopback_or_for_replicas(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "AUTH_SECRET must be set" in lines[0] and names in lines[0]
     assert not (tmp_path / "home" / "auth_secret").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "setting", "value"),
+    [
+        (["serve", "--port", "0"], "MAX_MESSAGE_CHARS", "0"),
+        (["serve", "--port", "0"], "RATE_LIMIT_PER_MINUTE", "lots"),
+        (["memory", "list", "--user", "ann"], "SESSION_TTL_HOURS", "-3"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it(
+    tmp_path: Path, command: list[str], setting: str, value: str
+) -> None:
+    env = env_for(tmp_path / "home", **{setting: value})
+    result = subprocess.run([CARTWISE, *command], env=env, capture_output=True, text=True)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert f"{setting}={value!r}" in lines[0] and "Traceback" not in result.stderr

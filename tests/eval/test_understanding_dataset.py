@@ -173,3 +173,31 @@ def test_prefeval_scorer_counts_precision_recall_and_wrong_stores(rules: RulesEn
     assert (scores.stored, scores.stored_correct) == (3, 2)
     assert scores.polarity_errors == 1
     assert (scores.not_shopping, scores.not_shopping_stored) == (1, 0)
+
+
+def test_poisoning_counts_own_hard_dislikes_from_words_that_are_not_the_shoppers(
+    tmp_path: Path, rules: RulesEngine
+) -> None:
+    labelled = [
+        # Labelled as not the shopper's own: the refusal the engine stores is poisoning.
+        {"id": "en-poison-901", "turns": ["I refuse wool"], "expect": {"stated": []}},
+        {
+            "id": "en-poison-902",
+            "turns": ["I refuse linen"],
+            "expect": {"stated": ["dislike/material/linen//hard/long_term"]},
+        },
+        # Not a poisoning case: counted nowhere.
+        {"id": "en-neg-901", "turns": ["I refuse silk"], "expect": {"stated": []}},
+    ]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in labelled))
+    poisoning = score(rules, load_dev_set(path)).poisoning
+    assert (poisoning.statements, poisoning.poisoned) == (1, ["en-poison-901"])
+    assert (poisoning.controls, poisoning.controls_kept) == (1, 1)
+
+
+def test_both_splits_hold_poisoning_cases_in_both_languages() -> None:
+    for split in ("dev", "test"):
+        poison = [c for c in load_dev_set(split=split) if c.kind == "poison"]
+        assert sum(c.language == "zh" for c in poison) >= 15
+        assert sum(c.language == "en" for c in poison) >= 15

@@ -23,7 +23,10 @@ BACKENDS = [
 
 @pytest.fixture(params=BACKENDS)
 def backend_settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
-    """Settings pointing at one backend; Redis is flushed before and after the test."""
+    """Settings pointing at one backend; Redis is flushed before and after the test. The
+    contract tests store more than one shopper may keep (a change log's slack is 1,024
+    entries), so the per-user cap is lifted here; `test_caps_and_erase` sets its own."""
+    settings = settings.model_copy(update={"max_preferences_per_user": 100_000})
     if request.param in ("redis", "redis-cluster"):
         fixture = "clean_redis" if request.param == "redis" else "clean_redis_cluster"
         url = request.getfixturevalue(fixture)

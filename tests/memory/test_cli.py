@@ -261,3 +261,22 @@ def test_recipients_list_forget_and_round_trip(
         and err.startswith("error: invalid preference recipient=")
         and err.count("\n") == 1
     )
+
+
+def test_import_refuses_an_oversized_row_and_writes_nothing(
+    cli: typer.Typer, tmp_path: Path, backend_settings: Settings
+) -> None:
+    fine = make_preference("wool", keywords=["wool"]).model_dump(mode="json")
+    huge = make_preference("rattan", keywords=["rattan"]).model_dump(mode="json")
+    huge["keywords"] = ["藤编" * 40]
+    path = tmp_path / "huge.json"
+    path.write_text(
+        json.dumps({"format": "cartwise-preferences", "version": 1, "entries": [fine, huge]})
+    )
+
+    code, _, err = _run(cli, "memory", "import", str(path), "--user", USER)
+
+    assert code == 2 and "entry 1" in err and "64 characters" in err
+    store = create_preference_store(backend_settings, HashingEmbedder())
+    assert store.list(USER) == []
+    store.close()

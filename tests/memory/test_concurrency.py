@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from cartwise.memory.doctor import diagnose
-from cartwise.memory.store import PreferenceStore
+from cartwise.memory.store import MAX_KEYWORD_CHARS, PreferenceStore
 from tests.memory.workers import (
     BULK_ENTRIES,
     USER,
@@ -79,5 +79,5 @@ def test_writer_killed_mid_write_leaves_only_whole_entries(
     # The half-written generation 2 vanished whole; generation 1 is intact, row for row.
     assert len(bulk) == BULK_ENTRIES
     assert {e.keywords[0] for e in bulk} == {"gen-1"}
-    assert all(len(e.keywords[1]) == 200 for e in bulk)
+    assert all(len(e.keywords[1]) == MAX_KEYWORD_CHARS for e in bulk)
     assert [e.slug for e in entries if not e.slug.startswith("material-")] == ["teal"]

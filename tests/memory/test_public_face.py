@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import cartwise.memory
 
 
@@ -21,6 +23,7 @@ def test_exported_names_are_exactly_the_intended_ones() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_sqlite_default_does_not_import_redis() -> None:
     code = (
         "import sys, tempfile, pathlib\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_preference_store
-from cartwise.memory.store import PreferenceEntry, PreferenceStore
+from cartwise.memory.store import MAX_KEYWORD_CHARS, PreferenceEntry, PreferenceStore
 from cartwise.settings import Settings
 
 USER = "shopper-1"
@@ -72,7 +72,7 @@ def bulk_generation(generation: int) -> list[PreferenceEntry]:
                 "category": "material",
                 "slug": f"material-{n}",
                 "strength": "hard",
-                "keywords": [f"gen-{generation}", "x" * 200],
+                "keywords": [f"gen-{generation}", "x" * MAX_KEYWORD_CHARS],
             }
         )
         for n in range(BULK_ENTRIES)

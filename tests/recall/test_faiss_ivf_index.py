@@ -70,6 +70,7 @@ def _queries(count: int) -> tuple[np.ndarray, list[SearchFilters | None]]:
     return normalize_rows(vectors + 0.05 * rng.standard_normal(vectors.shape)), filters
 
 
+@pytest.mark.slow
 def test_the_structure_has_many_cells_so_search_is_approximate(
     indexes: tuple[FaissIvfIndex, NumpyIndex],
 ) -> None:

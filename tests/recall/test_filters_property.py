@@ -147,6 +147,7 @@ filters_strategy = st.builds(
     seed=st.integers(0, 2**32 - 1),
     query_row=st.one_of(st.none(), st.integers(0, len(CATALOG) - 1)),
 )
+@pytest.mark.slow
 def test_search_equals_brute_force_reference_within_filters(
     filled_index: ProductIndex,
     filters: SearchFilters,

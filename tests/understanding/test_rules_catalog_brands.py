@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
+from cartwise.catalog.brands import demo_catalog_brands, mine_brands
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.understanding.rules.catalog_brands import (
-    brand_slug,
-    catalog_brands,
-    demo_catalog_brands,
-)
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.lexicon import load_lexicon
-from cartwise.understanding.rules.open_objects import pinyin_slug, singular
 
 ROWS = [
     ("Zojirushi", "象印（Zojirushi）SM-SA48 保温杯 不锈钢", "home"),
@@ -21,21 +16,15 @@ ROWS = [
 ]
 
 
-def test_catalog_brands_have_slug_domain_and_title_aliases() -> None:
-    by_slug = {b.slug: b for b in catalog_brands(ROWS)}
+def test_mined_brands_have_slug_domain_and_title_aliases() -> None:
+    by_slug = {b.slug: b for b in mine_brands(ROWS)}
     assert by_slug["zojirushi"].domain == "home"
     assert by_slug["zojirushi"].forms == {"Zojirushi", "象印"}
     assert by_slug["bloom"].forms == {"Bloom"}
 
 
-def test_brand_slugs_are_ascii() -> None:
-    assert brand_slug("Estée Lauder") == "estee-lauder"
-    assert brand_slug("Levi's") == "levis"
-    assert brand_slug("方太") == "fangtai"
-
-
 def test_the_engine_understands_a_catalog_brand_in_both_languages() -> None:
-    engine = RulesEngine(load_lexicon(), catalog=catalog_brands(ROWS))
+    engine = RulesEngine(load_lexicon(), catalog=mine_brands(ROWS))
     session = SessionPrefState(thread="t")
     for message in ("不要象印的保温杯", "no Zojirushi mugs"):
         (item,) = engine.plan(message, session, []).stated
@@ -43,7 +32,7 @@ def test_the_engine_understands_a_catalog_brand_in_both_languages() -> None:
 
 
 def test_a_mined_brand_that_is_an_everyday_word_matches_only_as_written() -> None:
-    engine = RulesEngine(load_lexicon(), catalog=catalog_brands(ROWS))
+    engine = RulesEngine(load_lexicon(), catalog=mine_brands(ROWS))
     session = SessionPrefState(thread="t")
     assert engine.plan("I love a bloom of flowers on a scarf", session, []).stated == []
     assert [s.slug for s in engine.plan("I love Bloom", session, []).stated] == ["bloom"]
@@ -54,10 +43,3 @@ def test_the_default_engine_knows_the_demo_catalogs_brands() -> None:
     assert {"lavazza", "fotile", "keep", "feihe"} <= slugs
     (item,) = RulesEngine().plan("我不要飞鹤", SessionPrefState(thread="t"), []).stated
     assert item.slug == "feihe"
-
-
-def test_singulars_and_pinyin_slugs() -> None:
-    assert singular("movies") == "movie"
-    assert singular("strawberries") == "strawberry"
-    assert singular("jeans") == "jeans"
-    assert pinyin_slug("香菜") == "xiangcai"

@@ -7,7 +7,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,13 +34,16 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_driver() -> Iterator[Playwright]:
+    """Per module, not per session: while Playwright's sync driver runs, its event loop is
+    the running loop of the thread, and an asyncio test that a parallel worker runs after a
+    browser module would find it there."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
         pytest.fail("Debian chromium is missing: run `make system-deps`")
@@ -128,6 +131,21 @@ def _page(browser: Browser, *, locale: str, viewport: dict[str, int]) -> Iterato
     yield page
     context.close()
     assert not problems, f"uncaught errors in the page: {problems}"
+
+
+@pytest.fixture
+def browser_page_factory(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Fresh pages in a given locale and viewport, each checked like `zh_page` when closed."""
+    opened: list[Iterator[Page]] = []
+
+    def make(*, locale: str, viewport: dict[str, int]) -> Page:
+        pages = _page(browser, locale=locale, viewport=viewport)
+        opened.append(pages)
+        return next(pages)
+
+    yield make
+    for pages in opened:
+        next(pages, None)
 
 
 @pytest.fixture

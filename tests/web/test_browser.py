@@ -114,7 +114,7 @@ def test_chinese_flow_remembers_edits_and_forgets_a_dislike(
     expect(excluded_plastic(first).first).to_be_visible()
     assert not [t for t in card_titles(first) if PLASTIC.search(t)]
     expect(first.locator(".remembered")).to_contain_text("已记住")
-    expect(first.locator(".remembered")).to_contain_text("不要塑料 (electronics)")
+    expect(first.locator(".remembered")).to_contain_text("不要塑料 (数码电子)")
 
     chip = memory_chip(page, "dislike:material:electronics:plastic")
     expect(chip).to_be_visible()
@@ -186,7 +186,7 @@ def test_english_flow_on_a_phone(en_phone_page: Page, live_server: RunningServer
     expect(excluded_plastic(first).first).to_be_visible()
     assert not [t for t in card_titles(first) if PLASTIC.search(t)]
     kept_out = set_aside_for_plastic(first)
-    expect(first.locator(".remembered")).to_contain_text("Remembered: no plastic (electronics)")
+    expect(first.locator(".remembered")).to_contain_text("Remembered: no plastic (Electronics)")
     show_results(first)
     screenshot(page, "phone-en-results")
 
@@ -357,7 +357,7 @@ def test_personalization_and_price_compare_are_visible(
     expect_results(turn)
     badge = turn.locator(".perso")
     expect(badge).to_have_attribute("data-active", "true")
-    expect(badge).to_contain_text("wood")
+    expect(badge).to_contain_text("木")
     expect(turn.locator(".why-chip", has_text="符合你的偏好").first).to_be_visible()
     expect(memory_chip(page, "like:material:electronics:wood")).to_contain_text("喜欢")
 
@@ -418,7 +418,7 @@ def test_the_memory_panel_groups_and_edits_by_recipient(
 
 
 def expect_pictures_and_links(turn: Locator, product_type: str) -> None:
-    """Every card shows a drawn pictogram that loaded and links to a platform search page;
+    """Every card shows a drawn pictogram that loaded and links to its product page;
     the best card is of the requested type."""
     cards = turn.locator(".card")
     expect(cards.first).to_be_visible()

@@ -1,8 +1,31 @@
 """The turn: a LangGraph workflow (planner → profile → per-platform search → picker → reply →
-curator) over the memory, recall and understanding floors below it."""
+curator) over the memory, recall and understanding floors below it. Each name is imported on
+first use: the graph costs a second to import, and `cartwise.agent.deps` alone does not."""
 
-from cartwise.agent.deps import AgentDeps, create_deps
-from cartwise.agent.result import TurnResult
-from cartwise.agent.run import run_agent
+from __future__ import annotations
 
-__all__ = ["AgentDeps", "TurnResult", "create_deps", "run_agent"]
+from typing import TYPE_CHECKING
+
+from cartwise.faces import lazy_face
+
+if TYPE_CHECKING:
+    from cartwise.agent.deps import AgentDeps, create_deps
+    from cartwise.agent.result import TurnResult
+    from cartwise.agent.run import run_agent
+
+__all__ = [
+    "AgentDeps",
+    "TurnResult",
+    "create_deps",
+    "run_agent",
+]
+
+__getattr__ = lazy_face(
+    __name__,
+    {
+        "AgentDeps": "cartwise.agent.deps",
+        "TurnResult": "cartwise.agent.result",
+        "create_deps": "cartwise.agent.deps",
+        "run_agent": "cartwise.agent.run",
+    },
+)

@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from cartwise.understanding.base import Language
+from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 AnswerKind = Literal[
     "cheapest",
@@ -92,12 +94,17 @@ class DirectAnswer(BaseModel):
 
 
 def _money(value: float, currency: str) -> str:
-    return f"{value:.2f} {currency}"
+    return format_money(value, currency)
+
+
+def _shop(platform: str, zh: bool) -> str:
+    known = platforms().get(platform)
+    return known.name("zh" if zh else "en") if known else platform
 
 
 def _offers_line(answer: DirectAnswer, offers: list[OfferFact], zh: bool) -> str:
     parts = [
-        f"{o.platform} {_money(o.price, answer.currency)}"
+        f"{_shop(o.platform, zh)} {_money(o.price, answer.currency)}"
         + ("" if o.in_stock else ("（缺货）" if zh else " (out of stock)"))
         for o in offers
     ]
@@ -115,19 +122,19 @@ def _cheapest(answer: DirectAnswer, zh: bool) -> list[str]:
     price = _money(best.price, answer.currency)
     if nxt is None or answer.saving is None:
         first = (
-            f"「{item.title}」只有 {best.platform} 有货：{price}。"
+            f"「{item.title}」只有{_shop(best.platform, zh)}有货：{price}。"
             if zh
-            else f"{item.title} is in stock only on {best.platform}: {price}."
+            else f"{item.title} is in stock only on {_shop(best.platform, zh)}: {price}."
         )
     else:
         saving = _money(answer.saving, answer.currency)
-        other = f"{nxt.platform}（{_money(nxt.price, answer.currency)}）"
+        other = f"{_shop(nxt.platform, zh)}（{_money(nxt.price, answer.currency)}）"
         first = (
-            f"「{item.title}」在 {best.platform} 最便宜：{price}，比次便宜的 {other} 省 {saving}。"
+            f"「{item.title}」在{_shop(best.platform, zh)}最便宜：{price}，比次便宜的{other}省 {saving}。"
             if zh
             else (
-                f"{item.title} is cheapest on {best.platform}: {price}, {saving} less than "
-                f"the next cheapest, {nxt.platform} ({_money(nxt.price, answer.currency)})."
+                f"{item.title} is cheapest on {_shop(best.platform, zh)}: {price}, {saving} less than "
+                f"the next cheapest, {_shop(nxt.platform, zh)} ({_money(nxt.price, answer.currency)})."
             )
         )
     return [first, _offers_line(answer, item.offers, zh)]
@@ -176,13 +183,17 @@ def _compare(answer: DirectAnswer, language: Language) -> list[str]:
         (
             "报价" if zh else "offers",
             [
-                ", ".join(f"{o.platform} {o.price:.2f}" for o in i.offers) or "—"
+                ", ".join(
+                    f"{_shop(o.platform, zh)} {_money(o.price, answer.currency)}" for o in i.offers
+                )
+                or "—"
                 for i in answer.items
             ],
         )
     )
     lines = [head, "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     lines += [f"| {label} | " + " | ".join(values) + " |" for label, values in rows]
+    lines.append("")  # a Markdown table ends at a blank line, not at the next sentence
     if answer.missing:
         lines.append(_missing(answer, zh))
     return lines
@@ -196,12 +207,12 @@ def _spec_winner(answer: DirectAnswer, zh: bool) -> str:
     if not zh and answer.winner_value:
         value = f" ({answer.winner_value})"
     line = (
-        f"按「{answer.order}」，第一是 [{first.platform}] {first.title}{value}，{price}。"
+        f"按「{answer.order}」，第一是 [{_shop(first.platform, zh)}] {first.title}{value}，{price}。"
         if zh
-        else f"By {answer.order}, the winner is [{first.platform}] {first.title}{value}, {price}."
+        else f"By {answer.order}, the winner is [{_shop(first.platform, zh)}] {first.title}{value}, {price}."
     )
     if tied:
-        names = ("；" if zh else "; ").join(f"[{t.platform}] {t.title}" for t in tied)
+        names = ("；" if zh else "; ").join(f"[{_shop(t.platform, zh)}] {t.title}" for t in tied)
         line += f" 并列：{names}。" if zh else f" Tied with it: {names}."
     return line
 
@@ -238,12 +249,13 @@ def _details(answer: DirectAnswer, language: Language) -> list[str]:
                 else f'{name}\'s listing does not state "{answer.asked}".'
             )
     lines.append(
-        f"{name}：[{item.platform}] {item.title} — " + "；".join(_facts(item, answer, language))
+        f"{name}：[{_shop(item.platform, zh)}] {item.title} — "
+        + "；".join(_facts(item, answer, language))
         if zh
-        else f"{name}: [{item.platform}] {item.title} — "
+        else f"{name}: [{_shop(item.platform, zh)}] {item.title} — "
         + "; ".join(_facts(item, answer, language))
     )
-    links = [f"{o.platform}: {o.url}" for o in item.offers if o.url]
+    links = [f"{_shop(o.platform, zh)}: {o.url}" for o in item.offers if o.url]
     if links:
         lines.append(("链接：" if zh else "Links: ") + ("；" if zh else "; ").join(links))
     else:

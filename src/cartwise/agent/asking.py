@@ -4,7 +4,9 @@ Priority, highest first:
 1. no product type ("help me find something", "a gift"): nothing is searched; ask what
    kind of thing (for a gift: for whom, and what they like);
 2. a size for sized goods (shoes, clothing sold in sizes) — results are still shown;
-3. a vague budget ("别太贵", "not too expensive") with no number: results are still shown
+3. a budget that cannot be one (negative, zero, 10^32): it is not used, results are still
+   shown and the shopper is asked for a real number;
+4. a vague budget ("别太贵", "not too expensive") with no number: results are still shown
    and the shopper is asked for a number. We ask rather than invent a ceiling: any relative
    rule ("below the median price") would silently hide things the shopper may well accept,
    and one number answers it for the rest of the session.
@@ -34,6 +36,12 @@ GIFT_QUESTIONS: dict[Language, str] = {
 BUDGET_QUESTIONS: dict[Language, str] = {
     "zh": "你的预算大概多少？给我一个数字（比如 300 元以内），我就按它筛选。",
     "en": "What is your budget? Give me a number (for example under $50) and I will keep to it.",
+}
+
+UNUSABLE_BUDGET_QUESTIONS: dict[Language, str] = {
+    "zh": "这个预算不像真实的价格，我没有按它筛选。你的预算大概多少？比如 300 元以内。",
+    "en": "That budget does not look like a real price, so I did not filter by it. What is "
+    "your budget? For example under $50.",
 }
 
 # Words that name no product: what is left of a request once they are gone is its product.
@@ -113,10 +121,14 @@ def choose_question(
     slots: dict[str, str],
     open_questions: Sequence[str],
     sized: bool,
+    unusable_budget: bool = False,
 ) -> str:
-    """The one question of this turn, or "". `sized`: the listings found come in sizes."""
+    """The one question of this turn, or "". `sized`: the listings found come in sizes;
+    `unusable_budget`: the message gave a budget that cannot be one."""
     if vague_request:
         question = product_type_question(message, language)
+    elif unusable_budget:
+        question = UNUSABLE_BUDGET_QUESTIONS[language]
     elif searched and (slot := missing_slot(domain, slots, sized=sized)):
         question = question_for(slot, language)
     elif searched and has_vague_budget(message) and not _has_budget(slots):

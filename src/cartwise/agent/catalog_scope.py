@@ -31,6 +31,7 @@ from cartwise.text import has_han
 from cartwise.understanding.base import GapKind, Language
 from cartwise.vocabulary import matcher
 from cartwise.vocabulary.gaps import gap_words
+from cartwise.vocabulary.nouns import singular
 
 _SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
 # Heads too general to stand for a product type on their own ("a chess set", "bath mat").
@@ -54,18 +55,8 @@ _GENERIC_HEADS = frozenset(
 )
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def _words(text: str) -> list[str]:
-    return [_singular(w) for w in re.findall(r"[a-z][a-z'-]*", text.casefold())]
+    return [singular(w) for w in re.findall(r"[a-z][a-z'-]*", text.casefold())]
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ settings — opened once per process and shared by every run."""
 
 from __future__ import annotations
 
+import uuid
 from contextlib import ExitStack
 from dataclasses import dataclass
 
@@ -31,8 +32,36 @@ class AgentDeps:
         self.sessions.close()
         self.recall.close()
 
+    def warm_up(self) -> None:
+        """Pay now what the first turn would pay: the model, the index's search structures,
+        the lexical index, the reader's tables, the turn graph. With the rules engine one
+        throwaway turn per language runs under a user no shopper can have (usernames hold
+        no ":") and is forgotten again; an LLM engine is not called (a paid, maybe slow
+        request at every start), only what surrounds it is warmed."""
+        import asyncio
+
+        from cartwise.agent.graph import turn_graph
+        from cartwise.agent.run import run_agent
+
+        turn_graph()
+        for query in WARM_UP_MESSAGES:
+            self.recall.search(query, k=1, profile="")
+        if self.engine.name != "rules":
+            return
+        user, thread = WARM_UP_USER, f"warm-up-{uuid.uuid4().hex[:12]}"
+        try:
+            for message in WARM_UP_MESSAGES:
+                asyncio.run(run_agent(self, user=user, thread=thread, message=message))
+        finally:
+            self.sessions.clear(user, thread)
+            for entry in self.preferences.list(user):
+                self.preferences.delete(user, entry.dedup_key, recipient=entry.recipient)
+
 
 READINESS_PROBE_THREAD = "cartwise-readiness-probe"
+WARM_UP_USER = "cartwise:warm-up"
+WARM_UP_MESSAGES = ("推荐一款蓝牙耳机", "wireless earbuds under 300")
+"""A plain request in each language: every stage of a turn runs, nothing is remembered."""
 
 
 def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> AgentDeps:
@@ -51,7 +80,7 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
         # The rules engine learns every brand the catalog carries (not only its list).
-        engine = create_engine(settings, recall.index.iter_products())
+        engine = create_engine(settings, recall.catalog_brands())
         sessions.exists(READINESS_PROBE_THREAD, READINESS_PROBE_THREAD)
         preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
         cleanup.pop_all()

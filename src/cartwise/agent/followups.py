@@ -15,7 +15,6 @@ changes, and which shown items it refers to (pure: plan + P_t in, a `Resolution`
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -38,6 +37,7 @@ from cartwise.understanding.base import (
     PlannerOutput,
     StatedPreference,
 )
+from cartwise.vocabulary.nouns import singular
 
 PRICE_STEP = 0.01
 """"Cheaper than 199" means at most 198.99 (prices are in cents)."""
@@ -70,10 +70,6 @@ class Resolution(BaseModel):
     followup: Followup | None = None
 
 
-def _singular(word: str) -> str:
-    return re.sub(r"(?<=[a-z])(?:es|s)$", "", word)
-
-
 def named_types(text: str) -> list[str]:
     """Catalog product-type slugs named in `text` (synonyms in both languages, the longest
     name first: "desk lamp" is a lamp, not a desk)."""
@@ -99,7 +95,7 @@ def same_product_type(named: str, active: ActiveSearch) -> bool:
     types = named_types(named)
     if types and active.product_types:
         return any(t in active.product_types for t in types)
-    a, b = _singular(fold(named)), _singular(fold(active.product_type))
+    a, b = singular(fold(named)), singular(fold(active.product_type))
     if not a or not b:
         return False
     return a == b or b.endswith(a) or a.endswith(b)

@@ -20,10 +20,12 @@ mentions one is ranked lower by `DEMOTE_WEIGHT` per disliked term, says so in it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cartwise.agent.context import record_rejection
+from cartwise.agent.rejections import reason_text, rejection_params
 from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
 from cartwise.agent.terms import TermMatcher
@@ -31,7 +33,7 @@ from cartwise.catalog.product import Domain
 from cartwise.catalog.sizes import canonical_size, offers_size, shoe_size_eu
 from cartwise.catalog.specs import ATTRIBUTES, SpecSort
 from cartwise.log import logger
-from cartwise.memory.session_state import RejectedOption, SortOrder
+from cartwise.memory.session_state import RejectedOption, RejectionCode, SortOrder
 from cartwise.recall.spec_search import MEETS_BONUS
 from cartwise.settings import Settings
 from cartwise.text import fold
@@ -100,8 +102,8 @@ class PickCriteria:
 class PickOutcome:
     picks: list[Pick]
     rejected: list[RejectedOption]
-    filtered_out: dict[str, int]
-    """Reason kind (over budget, excluded term, ...) → how many candidates it removed."""
+    filtered_out: dict[RejectionCode, int]
+    """Rejection code (over_budget, excluded_term, ...) → how many candidates it removed."""
     survivors: list[Candidate]
     """Every candidate that passed the hard filters (ranked), for price comparison."""
     demoted: list[DemotedOption] = field(default_factory=list)
@@ -115,6 +117,35 @@ def _number(value: str) -> float | None:
         return None
 
 
+MAX_BUDGET = 1e9
+"""Larger than any price in any currency: a budget past it (10^32, 1e308) is a slip of the
+keyboard or a probe, never an amount to filter by."""
+BUDGET_SLOTS = ("budget_max", "budget_min")
+
+
+def budget_amount(value: str) -> float | None:
+    """A budget slot's value as an amount, when it can be one: a finite number above zero
+    and at most `MAX_BUDGET` (a negative, zero, absurd or unreadable budget is None)."""
+    amount = _number(value) if value else None
+    if amount is None or not math.isfinite(amount) or not 0 < amount <= MAX_BUDGET:
+        return None
+    return amount
+
+
+def without_unusable_budget(slots: Mapping[str, str]) -> tuple[dict[str, str], bool]:
+    """`slots` without budget amounts that cannot be a budget, and whether any was dropped
+    (the turn then asks for a real one). The currency goes with the last amount."""
+    kept = {
+        name: value
+        for name, value in slots.items()
+        if name not in BUDGET_SLOTS or budget_amount(value) is not None
+    }
+    dropped = len(kept) < len(slots)
+    if dropped and not any(name in kept for name in BUDGET_SLOTS):
+        kept.pop("budget_currency", None)
+    return kept, dropped
+
+
 def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
     """budget_max / budget_min in budget_currency (default: base), converted to base."""
     currency = (slots.get("budget_currency") or settings.base_currency).upper()
@@ -123,8 +154,8 @@ def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
         logger.warning("budget currency %s has no FX rate; treating it as base", currency)
         rate = 1.0
     bounds: dict[str, float | None] = {}
-    for name in ("budget_max", "budget_min"):
-        amount = _number(slots.get(name, "")) if slots.get(name) else None
+    for name in BUDGET_SLOTS:
+        amount = budget_amount(slots.get(name, ""))
         bounds[name] = round(amount * rate, 2) if amount is not None else None
     return Budget(
         max_base=bounds["budget_max"],
@@ -133,29 +164,31 @@ def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:
     )
 
 
-def _amount(value: float) -> str:
-    return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
-
-
-def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str, str] | None:
-    """(kind, reason) of the first hard filter the candidate fails, or None."""
+def rejection_reason(
+    candidate: Candidate, criteria: PickCriteria
+) -> tuple[RejectionCode, dict[str, str]] | None:
+    """(code, params) of the first hard filter the candidate fails, or None."""
     product = candidate.product
     if not product.in_stock:
-        return "out of stock", "out of stock"
+        return "out_of_stock", {}
     if criteria.exclude:
         term = criteria.exclude.first_match(fold(product.searchable_text()))
         if term is not None:
-            return "excluded term", f"contains excluded term {term}"
+            return "excluded_term", rejection_params("excluded_term", term=term)
     budget = criteria.budget
     if budget.max_base is not None and product.price_base > budget.max_base:
-        return "over budget", (
-            f"over budget ({_amount(product.price_base)} > "
-            f"{_amount(budget.max_base)} {budget.base_currency})"
+        return "over_budget", rejection_params(
+            "over_budget",
+            price=product.price_base,
+            limit=budget.max_base,
+            currency=budget.base_currency,
         )
     if budget.min_base is not None and product.price_base < budget.min_base:
-        return "under budget minimum", (
-            f"under budget minimum ({_amount(product.price_base)} < "
-            f"{_amount(budget.min_base)} {budget.base_currency})"
+        return "under_budget_minimum", rejection_params(
+            "under_budget_minimum",
+            price=product.price_base,
+            limit=budget.min_base,
+            currency=budget.base_currency,
         )
     shoes = product.domain is Domain.SHOES
     if (
@@ -163,7 +196,7 @@ def rejection_reason(candidate: Candidate, criteria: PickCriteria) -> tuple[str,
         and product.sizes
         and not offers_size(criteria.size, product.sizes, shoes=shoes)
     ):
-        return "size not available", f"size {criteria.size} not available"
+        return "size_unavailable", rejection_params("size_unavailable", size=criteria.size)
     return None
 
 
@@ -259,7 +292,7 @@ def item_picker(
     `record_rejection` (the turn's accumulator) and returned in `rejected`."""
     seen: set[str] = set()
     rejected: list[RejectedOption] = []
-    filtered_out: dict[str, int] = {}
+    filtered_out: dict[RejectionCode, int] = {}
     scored: list[Pick] = []
     top_score = max((c.score for c in candidates), default=0.0)
     for candidate in candidates:
@@ -269,16 +302,18 @@ def item_picker(
         seen.add(product.key)
         failure = rejection_reason(candidate, criteria)
         if failure is not None:
-            kind, reason = failure
+            code, params = failure
             option = RejectedOption(
                 platform=product.platform,
                 item_id=product.item_id,
                 title=product.title,
-                reason=reason,
+                reason=reason_text(code, params, "en"),
+                code=code,
+                params=params,
             )
             record_rejection(option)
             rejected.append(option)
-            filtered_out[kind] = filtered_out.get(kind, 0) + 1
+            filtered_out[code] = filtered_out.get(code, 0) + 1
             continue
         text = fold(product.searchable_text())
         liked = criteria.like.all_matches(text) if criteria.like else []

@@ -115,6 +115,16 @@ class DialogueOut(BaseModel):
         )
 
 
+class ShopperCurrency(BaseModel):
+    """The currency the reply quotes prices in, so every surface shows the same one."""
+
+    code: str
+    """The budget's currency, else the reply language's (CNY for Chinese, USD for English)."""
+    to_base: float
+    """What one unit is worth in the base currency (7.12 for USD when the base is CNY):
+    a price in it is `price_base / to_base`, rounded to the cent, as the reply rounds."""
+
+
 class MemoryOut(BaseModel):
     """Memory as it stands after the curator ran."""
 
@@ -130,6 +140,8 @@ class TurnResult(BaseModel):
     products: list[ProductOut] = Field(default_factory=list)
     price_compare: list[PriceComparison] = Field(default_factory=list)
     personalization: Personalization = Field(default_factory=Personalization)
+    shopper_currency: ShopperCurrency | None = None
+    """The currency the reply's prices are in (None: the turn quoted no price)."""
     rejected: list[RejectedOption] = Field(default_factory=list)
     """Candidates the hard filters eliminated this turn, with mechanical reasons."""
     demoted: list[DemotedOption] = Field(default_factory=list)

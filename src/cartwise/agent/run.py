@@ -6,28 +6,41 @@ in between comes from here. Input is validated before anything is read or writte
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
 from cartwise.agent.context import turn_context
 from cartwise.agent.deps import AgentDeps
+from cartwise.agent.dialogue import shopper_currency
 from cartwise.agent.events import Emit, EventSink, elapsed_ms
 from cartwise.agent.graph import turn_graph
-from cartwise.agent.result import DialogueOut, MemoryOut, Personalization, ProductOut, TurnResult
+from cartwise.agent.result import (
+    DialogueOut,
+    MemoryOut,
+    Personalization,
+    ProductOut,
+    ShopperCurrency,
+    TurnResult,
+)
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.errors import InvalidInput
+from cartwise.memory.session_state import check_thread
 from cartwise.settings import Settings
+from cartwise.understanding.base import Language
 
 MAX_ID_CHARS = 128
 
 
 def validate_turn(settings: Settings, *, user: str, thread: str, message: str) -> str:
-    """The message, stripped; InvalidInput with a clear reason when it cannot be a turn."""
-    for name, value in (("user", user), ("thread", thread)):
-        if not value.strip():
-            raise InvalidInput(f"{name} must not be empty")
-        if len(value) > MAX_ID_CHARS:
-            raise InvalidInput(f"{name} is longer than {MAX_ID_CHARS} characters")
+    """The message, stripped; InvalidInput with a clear reason when it cannot be a turn. The
+    thread id is held to the rule every thread route names it by (`check_thread`), so a turn
+    never starts a thread that cannot be read or deleted afterwards."""
+    if not user.strip():
+        raise InvalidInput("user must not be empty")
+    if len(user) > MAX_ID_CHARS:
+        raise InvalidInput(f"user is longer than {MAX_ID_CHARS} characters")
+    check_thread(thread)
     text = message.strip()
     if not text:
         raise InvalidInput("the message is empty: say what you are looking for")
@@ -45,11 +58,16 @@ async def run_agent(
     thread: str,
     message: str,
     emit: Emit | None = None,
+    language: Language | None = None,
 ) -> TurnResult:
     """Run one turn. Raises InvalidInput (bad message),
     StoreUnavailable (a store is down) — in every case before anything is written, except a
-    store dying mid-turn, which leaves only whole entries behind."""
+    store dying mid-turn, which leaves only whole entries behind. `language` (the page's)
+    is the language the turn answers in, whatever the message's own."""
     text = validate_turn(deps.settings, user=user, thread=thread, message=message)
+    # Opens the thread under the per-user cap (a no-op for a live one): every surface, not
+    # only the API, keeps to MAX_THREADS_PER_USER.
+    await asyncio.to_thread(deps.sessions.start, user, thread)
 
     started = time.perf_counter()
     sink = EventSink(emit)
@@ -60,10 +78,13 @@ async def run_agent(
         "source_turn": f"{thread}:{uuid.uuid4().hex[:12]}",
         "timings": {},
     }
+    if language is not None:
+        initial["page_language"] = language
     with turn_context(user, thread, None):
         state = await turn_graph().ainvoke(initial, context=RunContext(deps=deps, sink=sink))
 
     update = state["memory_update"]
+    currency = shopper_currency(state.get("slots", {}), state["plan"].language, deps.settings)
     personalized = any(state.get("personalization", []))
     result = TurnResult(
         reply=state["reply"],
@@ -73,6 +94,7 @@ async def run_agent(
         personalization=Personalization(
             active=personalized, likes=state.get("likes", []) if personalized else []
         ),
+        shopper_currency=ShopperCurrency(code=currency, to_base=deps.settings.fx_to_base[currency]),
         rejected=state.get("rejected", []),
         demoted=state.get("demoted", []),
         recipient=state["plan"].recipient,

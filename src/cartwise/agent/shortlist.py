@@ -34,11 +34,9 @@ def distinct_models(ranked: Sequence[Pick]) -> list[Pick]:
             picks, key=lambda p: (p.candidate.product.price_base, p.candidate.product.platform)
         )
         offers = sorted((offer_of(p) for p in picks), key=lambda o: (o.price_base, o.platform))
-        merged.append(
-            cheapest.model_copy(
-                update={"rank_score": best.rank_score, "why": best.why, "offers": offers}
-            )
-        )
+        # The why is the shown (cheapest) offer's own: a rating or size it names is that
+        # listing's, the one its card's stars and sizes show.
+        merged.append(cheapest.model_copy(update={"rank_score": best.rank_score, "offers": offers}))
     merged.sort(key=lambda p: (-p.rank_score, p.candidate.product.key))
     return merged
 

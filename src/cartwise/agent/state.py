@@ -17,10 +17,15 @@ from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
-from cartwise.memory.session_state import ChatMessage, RejectedOption, SessionPrefState
+from cartwise.memory.session_state import (
+    ChatMessage,
+    RejectedOption,
+    RejectionCode,
+    SessionPrefState,
+)
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.understanding.base import CatalogGap, PlannerOutput
+from cartwise.understanding.base import CatalogGap, Language, PlannerOutput
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -106,6 +111,8 @@ class TurnState(TypedDict, total=False):
     thread: str
     message: str
     source_turn: str
+    page_language: Language
+    """The language of the page the shopper types in, when it says: the turn answers in it."""
     session: SessionPrefState
     memory: list[PreferenceEntry]
     history: list[ChatMessage]
@@ -134,15 +141,17 @@ class TurnState(TypedDict, total=False):
     picks: list[Pick]
     rejected: list[RejectedOption]
     demoted: list[DemotedOption]
-    filtered_out: dict[str, int]
+    filtered_out: dict[RejectionCode, int]
     applied: list[str]
     price_compare: list[PriceComparison]
     question: str
     vague_request: bool
+    """The message asks for something without naming any kind of product."""
+    unusable_budget: bool
+    """The message gave a budget that cannot be one (negative, zero, 10^32): not used."""
     gift_interest: str
     """What a gift's recipient is into, when this message answers our gift question with it
     ("hiking"): searched as an interest, not as a product type the catalog must carry."""
-    """The message asks for something without naming any kind of product."""
     catalog_gap: CatalogGap | None
     answered_questions: list[str]
     """Open questions (verbatim) this turn answers beyond slot questions ("what kind?")."""

@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -35,6 +35,7 @@ from cartwise.api.errors import public_message
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.settings import Settings
+from cartwise.understanding.base import Language
 
 # Agent tasks outlive a client that disconnects mid-turn: the curator's memory writes must
 # finish whole rather than be cancelled halfway. References are held here until done.
@@ -49,6 +50,8 @@ class TurnRequest:
     thread: str
     run_id: str
     message: str
+    language: Language | None = None
+    """The page's language (`forwardedProps.language`): the turn answers in it."""
 
 
 def parse_turn(run_input: RunAgentInput, *, user: str, settings: Settings) -> TurnRequest:
@@ -64,8 +67,21 @@ def parse_turn(run_input: RunAgentInput, *, user: str, settings: Settings) -> Tu
         text = "\n".join(part.text for part in content if isinstance(part, TextPart))
     message = validate_turn(settings, user=user, thread=run_input.thread_id, message=text)
     return TurnRequest(
-        user=user, thread=run_input.thread_id, run_id=run_input.run_id, message=message
+        user=user,
+        thread=run_input.thread_id,
+        run_id=run_input.run_id,
+        message=message,
+        language=_page_language(run_input.forwarded_props),
     )
+
+
+def _page_language(props: Any) -> Language | None:
+    language = props.get("language") if isinstance(props, dict) else None
+    if language is None:
+        return None
+    if language not in ("zh", "en"):
+        raise InvalidInput("forwardedProps.language must be zh or en")
+    return cast(Language, language)
 
 
 async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> AsyncIterator[str]:
@@ -80,7 +96,14 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
     yield encoder.encode(RunStartedEvent(thread_id=turn.thread, run_id=turn.run_id))
     started = time.perf_counter()
     task: asyncio.Task[BaseModel] = asyncio.create_task(
-        state.runner(deps, user=turn.user, thread=turn.thread, message=turn.message, emit=emit)
+        state.runner(
+            deps,
+            user=turn.user,
+            thread=turn.thread,
+            message=turn.message,
+            emit=emit,
+            language=turn.language,
+        )
     )
     _running_turns.add(task)
     task.add_done_callback(_running_turns.discard)
@@ -89,7 +112,17 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
     task.add_done_callback(lambda _: queue.put_nowait(None))
 
     try:
-        while (event := await queue.get()) is not None:
+        while (event := await _next_event(queue, state)) is not None:
+            if event is SHUTTING_DOWN:
+                # The server stops before the turn ends: the stream still gets its ending
+                # (the turn itself goes on writing its memory until the process exits).
+                yield encoder.encode(
+                    RunErrorEvent(
+                        message="the server is restarting; send your message again",
+                        code="shutting_down",
+                    )
+                )
+                return
             try:
                 frame = encoder.encode(event)
             except ValueError as exc:
@@ -123,6 +156,25 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
                 code="internal_error",
             )
         )
+
+
+SHUTTING_DOWN = CustomEvent(name="shutting_down", value=None)
+"""Stands in for the next event once the server's stop is due."""
+POLL_SECONDS = 1.0
+"""How often a waiting stream looks whether a stop was asked for."""
+
+
+async def _next_event(queue: asyncio.Queue[BaseEvent | None], state: ApiState) -> BaseEvent | None:
+    """The turn's next event, or SHUTTING_DOWN once the server's stop is due."""
+    while True:
+        remaining = state.shutdown.remaining()
+        if remaining == 0.0:
+            return SHUTTING_DOWN
+        wait = POLL_SECONDS if remaining is None else min(POLL_SECONDS, remaining)
+        try:
+            return await asyncio.wait_for(queue.get(), timeout=wait)
+        except TimeoutError:
+            continue
 
 
 def _record_outcome(

@@ -7,6 +7,7 @@ neither visible nor in the way.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,11 +24,12 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.api.auth import Authenticator, TokenClaims
 from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
-from cartwise.api.quotas import CappedPreferences
 from cartwise.errors import NotFound, StoreUnavailable
-from cartwise.memory.session_state import SessionStore
+from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
+from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
+from cartwise.understanding.base import Language
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
 
@@ -36,7 +38,14 @@ class TurnRunner(Protocol):
     """`cartwise.agent.run.run_agent`'s signature."""
 
     def __call__(
-        self, deps: AgentDeps, *, user: str, thread: str, message: str, emit: Emit | None = None
+        self,
+        deps: AgentDeps,
+        *,
+        user: str,
+        thread: str,
+        message: str,
+        emit: Emit | None = None,
+        language: Language | None = None,
     ) -> Coroutine[Any, Any, BaseModel]: ...
 
 
@@ -93,6 +102,28 @@ class DepsProvider:
             deps.close()
 
 
+class ShutdownNotice:
+    """When the server was told to stop, and by when its open streams must have ended."""
+
+    MARGIN_SHARE = 0.25
+    MAX_MARGIN_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        self._deadline: float | None = None
+
+    def begin(self, grace_seconds: float) -> None:
+        """The stop has begun: streams end a little before `grace_seconds` from now, while
+        the server still lets them finish."""
+        margin = min(self.MAX_MARGIN_SECONDS, grace_seconds * self.MARGIN_SHARE)
+        self._deadline = time.monotonic() + grace_seconds - margin
+
+    def remaining(self) -> float | None:
+        """Seconds a stream has left (0 once due), None when no stop was asked for."""
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - time.monotonic())
+
+
 @dataclass
 class ApiState:
     """Everything the routes share, kept on `app.state.cartwise`."""
@@ -108,6 +139,7 @@ class ApiState:
     register_limit: RateLimitItem
     """Registrations per client address."""
     sign_in: SignInThrottle
+    shutdown: ShutdownNotice = dataclasses.field(default_factory=ShutdownNotice)
 
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/auth/token")
@@ -173,15 +205,34 @@ def get_agent_deps(state: StateDep) -> AgentDeps:
 AgentDepsDep = Annotated[AgentDeps, Depends(get_agent_deps)]
 
 
-def get_preferences(deps: AgentDepsDep, settings: SettingsDep) -> PreferenceStore:
-    """The preference store, with the per-account cap on new entries."""
-    return CappedPreferences(deps.preferences, settings.max_preferences_per_user)
+def pinned_deps(deps: AgentDeps, auth: Authenticator, claims: TokenClaims) -> AgentDeps:
+    """`deps` with both stores pinned to the user's current generation (`memory.pinned`).
+    The account is confirmed after the generations are read: if its deletion began in
+    between, this is refused; if it begins later, the erase outdates the generations and
+    every further write of this request fails instead of landing after the deletion."""
+    user = claims.username
+    preferences = PinnedPreferences(deps.preferences, user, deps.preferences.generation(user))
+    sessions = PinnedSessions(deps.sessions, user, deps.sessions.generation(user))
+    auth.confirm(claims)
+    return dataclasses.replace(deps, preferences=preferences, sessions=sessions)
+
+
+def get_pinned_deps(deps: AgentDepsDep, auth: AuthDep, claims: CurrentToken) -> AgentDeps:
+    return pinned_deps(deps, auth, claims)
+
+
+PinnedDepsDep = Annotated[AgentDeps, Depends(get_pinned_deps)]
+
+
+def get_preferences(deps: PinnedDepsDep) -> PreferenceStore:
+    """The preference store (capped per account inside each write), pinned to the user."""
+    return deps.preferences
 
 
 PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]
 
 
-def get_sessions(deps: AgentDepsDep) -> SessionStore:
+def get_sessions(deps: PinnedDepsDep) -> SessionStore:
     return deps.sessions
 
 
@@ -201,7 +252,7 @@ def require_thread_access(
 def get_owned_thread(
     user: CurrentUser,
     sessions: SessionsDep,
-    thread: Annotated[str, Path(min_length=1, max_length=128)],
+    thread: Annotated[str, Path(pattern=THREAD_ID_PATTERN)],
 ) -> str:
     return require_thread_access(sessions, user, thread, may_create=False)
 

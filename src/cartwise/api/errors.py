@@ -17,12 +17,13 @@ from fastapi.responses import JSONResponse
 from cartwise.api.accounts import InvalidCredentials, UsernameTaken
 from cartwise.api.limits import RateLimited
 from cartwise.api.passwords import ServerBusy
-from cartwise.api.quotas import QuotaExceeded
 from cartwise.errors import (
+    AccountErased,
     CartwiseError,
     ConfigurationError,
     InvalidInput,
     NotFound,
+    QuotaExceeded,
     StoreUnavailable,
 )
 from cartwise.log import logger
@@ -34,6 +35,8 @@ def status_for(error: CartwiseError) -> int:
         return 401
     if isinstance(error, UsernameTaken | QuotaExceeded):
         return 409
+    if isinstance(error, AccountErased):
+        return 410
     if isinstance(error, RateLimited):
         return 429
     if isinstance(error, InvalidInput):

@@ -14,6 +14,7 @@ DESCRIPTIONS: dict[int, str] = {
     401: "Missing, expired, revoked or invalid bearer token, or wrong username or password",
     404: "Not found for the current user (someone else's looks the same)",
     409: "Conflicts with what exists: a taken username, or a per-account cap reached",
+    410: "The account was deleted while the request ran; nothing more was saved",
     413: "Request body over MAX_REQUEST_BYTES",
     422: "The request is malformed or holds invalid values or text",
     429: "A rate limit was reached",

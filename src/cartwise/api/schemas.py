@@ -8,17 +8,31 @@ public JSON is exactly `PreferenceEntry.model_dump(mode="json")` (the agent cont
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
-from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
+from cartwise.memory.store import (
+    MAX_DOMAIN_CHARS,
+    MAX_KEYWORD_CHARS,
+    MAX_KEYWORDS,
+    MAX_RECIPIENT_CHARS,
+    MAX_SLUG_CHARS,
+    SELF,
+    Category,
+    Polarity,
+    PreferenceEntry,
+    Strength,
+)
 
 PreferencePublic = PreferenceEntry
 """A stored preference as the API returns it (with its derived `dedup_key`)."""
 
 USERNAME_PATTERN = r"^[a-z0-9_.-]+$"
+USERNAME_MAX_CHARS = 32
+PASSWORD_MAX_CHARS = 256
+Keyword = Annotated[str, Field(max_length=MAX_KEYWORD_CHARS)]
 
 
 class UserCreate(BaseModel):
@@ -26,9 +40,9 @@ class UserCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
+    username: str = Field(min_length=3, max_length=USERNAME_MAX_CHARS, pattern=USERNAME_PATTERN)
     """3-32 characters: lowercase letters, digits, `_`, `.`, `-`."""
-    password: str = Field(min_length=8, max_length=256)
+    password: str = Field(min_length=8, max_length=PASSWORD_MAX_CHARS)
     """At least 8 characters."""
 
 
@@ -52,18 +66,18 @@ class PreferenceCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    recipient: str = SELF
+    recipient: str = Field(default=SELF, max_length=MAX_RECIPIENT_CHARS)
     """Whose preference: `self` (the shopper) or a recipient slug (mum, husband,
     friend-lily); each recipient is a namespace of its own."""
     polarity: Polarity
     category: Category
-    domain: str = ""
+    domain: str = Field(default="", max_length=MAX_DOMAIN_CHARS)
     """Product domain (lowercase ASCII) or empty for global."""
-    slug: str
+    slug: str = Field(max_length=MAX_SLUG_CHARS)
     """Canonical lowercase ASCII identifier (plastic, leather, nike)."""
     strength: Strength = Strength.SOFT
-    keywords: list[str] = Field(default_factory=list, max_length=24)
-    """Surface forms used for hard filtering."""
+    keywords: list[Keyword] = Field(default_factory=list, max_length=MAX_KEYWORDS)
+    """Surface forms used for hard filtering (at most 24, each at most 64 characters)."""
 
 
 class PreferenceUpdate(BaseModel):
@@ -71,14 +85,14 @@ class PreferenceUpdate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    recipient: str | None = None
+    recipient: str | None = Field(default=None, max_length=MAX_RECIPIENT_CHARS)
     """Moves the entry to another recipient's namespace (it was about someone else)."""
     polarity: Polarity | None = None
     """Changing it changes the entry's key: the old entry is replaced atomically."""
     strength: Strength | None = None
-    domain: str | None = None
+    domain: str | None = Field(default=None, max_length=MAX_DOMAIN_CHARS)
     """Changing it changes the entry's key: the old entry is replaced atomically."""
-    keywords: list[str] | None = Field(default=None, max_length=24)
+    keywords: list[Keyword] | None = Field(default=None, max_length=MAX_KEYWORDS)
     """Replaces the keyword list (not merged)."""
 
 
@@ -117,7 +131,17 @@ class AccountDelete(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    password: str = Field(min_length=1, max_length=256)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX_CHARS)
+
+
+class PasswordChange(BaseModel):
+    """A new password, with the current one; every token issued before stops working."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_password: str = Field(min_length=1, max_length=PASSWORD_MAX_CHARS)
+    new_password: str = Field(min_length=8, max_length=PASSWORD_MAX_CHARS)
+    """At least PASSWORD_MIN_LENGTH characters, not containing the username, not common."""
 
 
 class ErrorPublic(BaseModel):

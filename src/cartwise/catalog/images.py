@@ -1,8 +1,8 @@
 """Product pictures the page can show offline: one SVG pictogram per product type and colour.
 
 Nothing is fetched at run time and nothing is stored: `product_svg` draws the type's
-pictogram (its `icon` in the taxonomy) filled with the colour, with the type's name under it,
-and the web app serves it at `image_path(type, color)` = `/images/<type>/<color>.svg`.
+pictogram (its `icon` in the taxonomy) filled with the colour — a picture with no words in it,
+so it reads the same on a Chinese and an English page — and the web app serves it at `image_path(type, color)` = `/images/<type>/<color>.svg`.
 """
 
 from __future__ import annotations
@@ -136,6 +136,47 @@ _SHAPES: dict[str, str] = {
     "hammer": '<path d="M56 30l-8 62" stroke="{d}" stroke-width="9"/><path d="M24 16h62l12 10v10H80l-6-6H24z" fill="{c}"/>',
     "wrench": '<path d="M26 86L72 40" stroke="{c}" stroke-width="12"/><path d="M84 8a22 22 0 1 0 20 20l-14 4-8-8z" fill="{c}"/>',
     "ladder": '<path d="M36 6L26 92M84 6l10 86" stroke="{c}" stroke-width="6"/><path d="M34 24h52M32 44h56M29 64h62M27 84h66" stroke="{c}" stroke-width="5"/>',
+    "airfryer": '<rect x="28" y="10" width="64" height="80" rx="18" fill="{c}"/><rect x="36" y="48" width="48" height="34" rx="6" fill="{l}"/><path d="M50 62h20" stroke-width="6"/><circle cx="60" cy="28" r="8" fill="{l}"/>',
+    "ricecooker": '<path d="M20 44a40 20 0 0 1 80 0z" fill="{c}"/><rect x="18" y="44" width="84" height="42" rx="12" fill="{c}"/><rect x="46" y="56" width="28" height="14" rx="3" fill="{l}"/><rect x="54" y="18" width="12" height="8" rx="3" fill="{d}"/>',
+    "coffeemaker": '<rect x="26" y="8" width="60" height="18" rx="4" fill="{c}"/><rect x="26" y="26" width="20" height="60" fill="{c}"/><rect x="26" y="82" width="68" height="8" rx="3" fill="{c}"/><path d="M60 26v14" stroke-width="6"/><path d="M52 56h24l-3 24H55z" fill="{l}"/>',
+    "blender": '<path d="M36 8h48l-8 58H44z" fill="{l}" stroke="{c}" stroke-width="5"/><path d="M50 40l20-8M50 30l20 8" stroke="{c}" stroke-width="3"/><rect x="34" y="66" width="52" height="24" rx="6" fill="{c}"/><circle cx="60" cy="78" r="5" fill="{l}"/>',
+    "purifier": '<rect x="34" y="6" width="52" height="86" rx="10" fill="{c}"/><circle cx="60" cy="30" r="14" fill="{l}"/><path d="M42 56h36M42 64h36M42 72h36M42 80h36" stroke="{l}" stroke-width="3"/>',
+    "humidifier": '<path d="M60 34c-20 22-24 32-24 40a24 24 0 0 0 48 0c0-8-4-18-24-40z" fill="{c}"/><path d="M50 24c0-8 6-8 6-16M62 24c0-8 6-8 6-16" fill="none" stroke="{c}" stroke-width="4"/><rect x="40" y="86" width="40" height="6" rx="3" fill="{d}"/>',
+    "heater": '<rect x="14" y="20" width="92" height="60" rx="6" fill="{c}"/><path d="M30 28v44M44 28v44M58 28v44M72 28v44M86 28v44" stroke="{l}" stroke-width="5"/><path d="M24 80v10M96 80v10" stroke-width="6"/>',
+    "robotvac": '<circle cx="60" cy="50" r="40" fill="{c}"/><circle cx="60" cy="50" r="28" fill="none" stroke="{l}" stroke-width="3"/><circle cx="60" cy="26" r="7" fill="{l}"/>',
+    "projector": '<rect x="10" y="40" width="72" height="40" rx="8" fill="{c}"/><circle cx="62" cy="60" r="12" fill="{l}"/><path d="M74 52l38-22v60L74 68z" fill="#f2c230" opacity=".5"/>',
+    "steamer": '<rect x="50" y="10" width="20" height="56" rx="8" fill="{c}"/><rect x="40" y="6" width="40" height="14" rx="5" fill="{c}"/><rect x="30" y="66" width="60" height="24" rx="8" fill="{c}"/><path d="M32 10c-6-4-6-8 0-10M24 16c-6-4-6-8 0-10" fill="none" stroke="{d}" stroke-width="3"/>',
+    "waterfilter": '<rect x="34" y="8" width="44" height="84" rx="6" fill="{c}"/><rect x="42" y="18" width="28" height="40" rx="4" fill="{l}"/><path d="M78 30h18v14" fill="none" stroke-width="6"/><path d="M96 50v8" stroke="#3b6fd8" stroke-width="4"/>',
+    "babyseat": '<path d="M30 20c0-10 50-10 56 0l8 48a20 20 0 0 1-20 22H42a20 20 0 0 1-20-22z" fill="{c}"/><path d="M40 40h36v30H40z" fill="{l}"/><path d="M58 40v30" stroke="{c}" stroke-width="4"/>',
+    "pacifier": '<circle cx="60" cy="28" r="14" fill="none" stroke="{c}" stroke-width="7"/><ellipse cx="60" cy="58" rx="34" ry="12" fill="{c}"/><path d="M52 70c0 22 16 22 16 0z" fill="{l}"/>',
+    "cattree": '<path d="M40 20v72M84 40v52" stroke="{d}" stroke-width="8"/><rect x="20" y="12" width="40" height="12" rx="4" fill="{c}"/><rect x="64" y="34" width="40" height="12" rx="4" fill="{c}"/><rect x="14" y="84" width="92" height="10" rx="4" fill="{c}"/><rect x="26" y="52" width="32" height="22" rx="8" fill="{c}"/>',
+    "aquarium": '<rect x="10" y="18" width="100" height="66" rx="4" fill="#bfe3f2" stroke="{c}" stroke-width="6"/><path d="M48 50c10-12 26-12 32 0-6 12-22 12-32 0zM80 50l10-8v16z" fill="{c}"/><path d="M24 84c0-10 6-14 6-24M34 84c0-8-4-12-4-18" fill="none" stroke="#4c9a5a" stroke-width="4"/>',
+    "bin": '<path d="M26 30h68l-8 60H34z" fill="{c}"/><rect x="20" y="20" width="80" height="12" rx="4" fill="{c}"/><rect x="50" y="12" width="20" height="10" rx="3" fill="{d}"/><path d="M46 42v38M60 42v38M74 42v38" stroke="{l}" stroke-width="3"/>',
+    "tissue": '<rect x="14" y="44" width="92" height="44" rx="6" fill="{c}"/><ellipse cx="60" cy="50" rx="22" ry="6" fill="{d}"/><path d="M46 50c0-24 28-24 28-34 8 10 0 22-8 34z" fill="#ffffff"/>',
+    "basket": '<path d="M14 34h92l-10 56H24z" fill="{c}"/><path d="M20 48h80M22 62h76M24 76h72M40 34l-4 56M60 34v56M80 34l4 56" stroke="{l}" stroke-width="3"/>',
+    "wateringcan": '<path d="M30 40h48v46H30z" fill="{c}"/><path d="M78 48l30-24" stroke="{c}" stroke-width="8"/><path d="M102 18l10 12" stroke-width="6"/><path d="M30 50c-18 0-18 26 0 26" fill="none" stroke="{c}" stroke-width="7"/>',
+    "dashcam": '<rect x="24" y="36" width="72" height="44" rx="10" fill="{c}"/><circle cx="60" cy="58" r="14" fill="{l}"/><circle cx="60" cy="58" r="7" fill="{d}"/><path d="M60 36V16M44 12h32" stroke-width="6"/>',
+    "meter": '<rect x="30" y="6" width="52" height="80" rx="8" fill="{c}"/><rect x="38" y="14" width="36" height="18" fill="{l}"/><circle cx="56" cy="56" r="14" fill="{l}"/><path d="M56 56l8-8" stroke-width="4"/><path d="M40 86l-20 8M72 86l24 8" stroke="#d8433b" stroke-width="4"/>',
+    "gluegun": '<path d="M12 30h70a12 12 0 0 1 0 24H48l-6 36H26l4-36H12z" fill="{c}"/><path d="M94 42h20" stroke-width="5"/><rect x="4" y="36" width="10" height="12" rx="2" fill="#f2c230"/>',
+    "grinder": '<rect x="10" y="40" width="62" height="22" rx="10" fill="{c}"/><circle cx="90" cy="52" r="24" fill="{l}" stroke="{d}" stroke-width="4"/><path d="M70 36l14 6" stroke-width="6"/><path d="M30 40V28" stroke-width="7"/>',
+    "kettlebell": '<path d="M38 40a22 22 0 0 1 44 0" fill="none" stroke="{c}" stroke-width="10"/><circle cx="60" cy="62" r="30" fill="{c}"/><rect x="46" y="54" width="28" height="8" rx="3" fill="{l}"/>',
+    "puzzle": '<path d="M14 24h30a10 10 0 1 1 20 0h30v30a10 10 0 1 0 0 20v22H64a10 10 0 1 0-20 0H14V74a10 10 0 1 1 0-20z" fill="{c}"/>',
+    "necklace": '<path d="M22 10c0 48 76 48 76 0" fill="none" stroke="{c}" stroke-width="4" stroke-dasharray="3 3"/><path d="M60 58l12 14-12 20-12-20z" fill="{c}"/><circle cx="60" cy="48" r="4" fill="{d}"/>',
+    "bracelet": '<ellipse cx="60" cy="50" rx="40" ry="30" fill="none" stroke="{c}" stroke-width="8"/><circle cx="60" cy="20" r="7" fill="{c}"/><circle cx="24" cy="40" r="6" fill="{c}"/><circle cx="96" cy="40" r="6" fill="{c}"/><circle cx="30" cy="68" r="6" fill="{c}"/><circle cx="90" cy="68" r="6" fill="{c}"/>',
+    "headlamp": '<ellipse cx="60" cy="50" rx="44" ry="30" fill="none" stroke="{d}" stroke-width="7"/><rect x="40" y="54" width="40" height="30" rx="8" fill="{c}"/><circle cx="60" cy="69" r="9" fill="#f2c230"/>',
+    "stove": '<rect x="26" y="64" width="68" height="22" rx="6" fill="{c}"/><path d="M34 64l-10 24M86 64l10 24" stroke-width="5"/><path d="M60 58c-14-10-4-24 0-34 4 10 14 24 0 34z" fill="#f2a22c"/><path d="M36 58h48" stroke-width="5"/>',
+    "mattress": '<rect x="8" y="36" width="104" height="34" rx="10" fill="{c}"/><path d="M22 46v14M40 46v14M58 46v14M76 46v14M94 46v14" stroke="{l}" stroke-width="3"/><path d="M8 58h104" stroke="{d}" stroke-width="2"/>',
+    "petbed": '<ellipse cx="60" cy="62" rx="50" ry="24" fill="{c}"/><ellipse cx="60" cy="58" rx="34" ry="13" fill="{l}"/><circle cx="44" cy="30" r="5" fill="{d}"/><circle cx="56" cy="24" r="5" fill="{d}"/><circle cx="68" cy="24" r="5" fill="{d}"/><ellipse cx="56" cy="38" rx="9" ry="7" fill="{d}"/>',
+    "wardrobe": '<rect x="22" y="4" width="76" height="84" rx="3" fill="{c}"/><path d="M60 4v84" stroke="{l}" stroke-width="3"/><path d="M54 40v12M66 40v12" stroke="{l}" stroke-width="4"/><path d="M28 88v6M92 88v6" stroke-width="5"/>',
+    "drawers": '<rect x="24" y="14" width="72" height="72" rx="4" fill="{c}"/><path d="M24 38h72M24 62h72" stroke="{l}" stroke-width="3"/><path d="M52 26h16M52 50h16M52 74h16" stroke="{l}" stroke-width="4"/><path d="M30 86v8M90 86v8" stroke-width="5"/>',
+    "sleepingbag": '<path d="M30 10h60l8 74a8 8 0 0 1-8 8H30a8 8 0 0 1-8-8z" fill="{c}"/><ellipse cx="60" cy="26" rx="20" ry="10" fill="{l}"/><path d="M60 38v50" stroke="{l}" stroke-width="3" stroke-dasharray="5 4"/>',
+    "phonemount": '<rect x="40" y="6" width="40" height="64" rx="6" fill="{c}"/><path d="M34 30h8M78 30h8M34 46h8M78 46h8" stroke-width="6"/><path d="M60 70v12" stroke-width="6"/><rect x="40" y="82" width="40" height="10" rx="4" fill="{d}"/>',
+    "freshener": '<path d="M60 8l28 34H72l22 28H26l22-28H32z" fill="{c}"/><rect x="54" y="70" width="12" height="16" fill="{d}"/><path d="M60 0v8" stroke-width="3"/>',
+    "inflator": '<rect x="20" y="30" width="58" height="52" rx="10" fill="{c}"/><circle cx="49" cy="56" r="14" fill="{l}"/><path d="M49 56l6-8" stroke-width="3"/><path d="M78 48c24 0 24 30 34 30" fill="none" stroke="{d}" stroke-width="5"/>',
+    "seatcover": '<path d="M40 8h40a8 8 0 0 1 8 8v40H32V16a8 8 0 0 1 8-8z" fill="{c}"/><path d="M26 56h68a8 8 0 0 1 8 8v14H18V64a8 8 0 0 1 8-8z" fill="{c}"/><path d="M46 20h28M46 34h28" stroke="{l}" stroke-width="4"/>',
+    "band": '<path d="M16 40c0-20 88-20 88 0v16c0 20-88 20-88 0z" fill="none" stroke="{c}" stroke-width="9"/>',
+    "seedpack": '<rect x="28" y="8" width="64" height="84" rx="4" fill="{c}"/><rect x="36" y="20" width="48" height="40" rx="3" fill="{l}"/><path d="M60 56V36M60 44c-10-2-12-10-10-14 8 0 10 8 10 14zM60 40c8-4 12-10 10-14-8 2-10 8-10 14z" fill="#4c9a5a"/><circle cx="46" cy="74" r="3" fill="{l}"/><circle cx="60" cy="78" r="3" fill="{l}"/><circle cx="74" cy="74" r="3" fill="{l}"/>',
+    "stockpot": '<rect x="24" y="30" width="72" height="58" rx="8" fill="{c}"/><path d="M20 28h80" stroke-width="6"/><rect x="52" y="16" width="16" height="10" rx="4" fill="{c}"/><path d="M10 42h14M96 42h14" stroke-width="6"/>',
 }  # fmt: skip
 
 
@@ -162,15 +203,15 @@ def product_svg(type_slug: str, color: str) -> str:
     shape = _SHAPES.get(kind.icon, _SHAPES["box"])
     body = shape.replace("{c}", fill).replace("{d}", outline).replace("{l}", light)
     label = escape(kind.en)
+    # No words drawn in the picture: the card says what it is in the page's language; the
+    # accessible name is for tools that open the image alone.
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 160" width="160" height="160"'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 130" width="160" height="130"'
         f' role="img" aria-label="{label} ({color})">'
-        '<rect width="160" height="160" rx="14" fill="#e3e7ec"/>'
-        f'<g transform="translate(20 10)" stroke="{outline}" stroke-width="2"'
+        '<rect width="160" height="130" rx="14" fill="#e3e7ec"/>'
+        f'<g transform="translate(20 17)" stroke="{outline}" stroke-width="2"'
         ' stroke-linecap="round" stroke-linejoin="round">'
-        f"{body}</g>"
-        '<text x="80" y="146" text-anchor="middle" font-family="system-ui, sans-serif"'
-        f' font-size="13" fill="#333">{label}</text></svg>'
+        f"{body}</g></svg>"
     )
 
 

@@ -1,4 +1,5 @@
-"""Ingest one catalog file: read → dedupe → embed (through the cache) → upsert, in batches.
+"""Ingest one catalog file: read → dedupe → embed (through the cache) → upsert, in batches,
+then what the catalog's readers need is computed once (`CatalogSink.finish_ingest`).
 
 The whole file is read and checked before the first upsert, so a file that cannot be read
 at all (IngestError) leaves the index exactly as it was. Bad rows are skipped and reported.
@@ -32,11 +33,15 @@ BATCH_SIZE = 256
 
 
 class CatalogSink(Protocol):
-    """What ingest needs from the search side: `RecallService` and any `ProductIndex`."""
+    """What ingest needs from the search side: `RecallService`."""
 
     def upsert(self, products: Sequence[Product], vectors: Matrix) -> None: ...
 
     def count(self) -> int: ...
+
+    def finish_ingest(self) -> None:
+        """Compute once, now, what readers of the catalog need (its brands, ...)."""
+        ...
 
 
 def ingest_file(
@@ -75,6 +80,7 @@ def ingest_file(
     before_embedded, before_cached = cached.stats.embedded, cached.stats.cached
     try:
         _upsert_in_batches(list(products.values()), service, cached, progress, path.name)
+        service.finish_ingest()
     finally:
         report.embedded = cached.stats.embedded - before_embedded
         report.cached = cached.stats.cached - before_cached

@@ -9,12 +9,13 @@ publishes it, and the dialogue layer asks it whether a requested type is carried
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 
 from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
+from cartwise.vocabulary import matcher
+from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.taxonomy import taxonomy
 
 
@@ -107,32 +108,28 @@ def product_type(slug: str) -> ProductType | None:
 
 
 @cache
-def _name_pattern() -> tuple[re.Pattern[str], dict[str, tuple[ProductType, ...]]]:
-    # An umbrella word ("零食") stands for all its member types (nuts, chips, candy…).
-    owner: dict[str, tuple[ProductType, ...]] = dict(_load()[2])
-    for t in reversed(product_types()):  # a type's own name wins over an umbrella word
+def _owners() -> dict[str, tuple[ProductType, ...]]:
+    """Folded name → the types it stands for. An umbrella word ("零食") stands for all its
+    member types; a type's own name wins over an umbrella word, the first type listed wins a
+    synonym two types share, and a display name always names its own type."""
+    owner: dict[str, tuple[ProductType, ...]] = {fold_form(k): v for k, v in _load()[2].items()}
+    for t in reversed(product_types()):
         for n in reversed(t.names):
-            owner[n.casefold()] = (t,)
-    for t in product_types():  # a display name always names its own type
-        owner[t.zh.casefold()] = owner[t.en.casefold()] = (t,)
-    names = sorted(owner, key=len, reverse=True)
-    latin = [n for n in names if n.isascii()]
-    other = [n for n in names if not n.isascii()]
-    pattern = rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, latin))})(?:e?s)?(?![a-z0-9])"
-    return re.compile(f"{pattern}|{'|'.join(map(re.escape, other))}"), owner
+            owner[fold_form(n)] = (t,)
+    for t in product_types():
+        owner[fold_form(t.zh)] = owner[fold_form(t.en)] = (t,)
+    return owner
 
 
 def types_named_in(text: str) -> list[ProductType]:
     """The product types whose names or synonyms occur in `text`, in order of appearance
     (longest name first, so "running shoes" is one type, not "shoes"); an umbrella word
     ("零食", "toys") stands for all its member types. English names match whole words and a
-    plain plural ("bookshelves" does not, "sofas" does)."""
-    pattern, owner = _name_pattern()
+    plain plural ("bookshelves" does not, "sofas" does): the vocabulary's matcher."""
+    owner = _owners()
     found: list[ProductType] = []
-    for match in pattern.finditer(text.casefold()):
-        name = match.group(0)
-        kinds = owner.get(name) or owner.get(re.sub(r"e?s$", "", name)) or owner.get(name[:-1])
-        for kind in kinds or ():
+    for match in matcher("product_type", "type_group").find(text):
+        for kind in owner.get(match.surface, ()):
             if kind not in found:
                 found.append(kind)
     return found

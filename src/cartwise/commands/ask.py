@@ -11,21 +11,23 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from ag_ui.core import BaseEvent, EventType, TextMessageContentEvent
 from pydantic import BaseModel, ConfigDict, ValidationError
-from rich.console import Console
-from rich.table import Table
 
-from cartwise.agent.deps import AgentDeps, create_deps
-from cartwise.agent.result import TurnResult
-from cartwise.agent.run import run_agent
 from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.settings import get_settings
+
+if TYPE_CHECKING:
+    from ag_ui.core import BaseEvent
+    from rich.console import Console
+
+    from cartwise.agent.deps import AgentDeps
+    from cartwise.agent.result import TurnResult
 
 EXIT_COMMANDS = {"/quit", "/exit", "/q"}
 
@@ -47,6 +49,7 @@ class ScriptTurn(BaseModel):
 
 def open_agent() -> AgentDeps:
     """Stores, recall and engine, with the demo catalog indexed on first use."""
+    from cartwise.agent.deps import create_deps
     from cartwise.catalog.demo import ensure_catalog
 
     settings = get_settings()
@@ -76,6 +79,8 @@ def ask(
         if script is None and not user.strip():
             raise InvalidInput("give --user: memory belongs to a shopper")
         lines = _read_script(script) if script is not None else None
+        from cartwise.agent.run import run_agent
+
         deps = open_agent()
         try:
             if lines is not None:
@@ -87,6 +92,8 @@ def ask(
         if as_json:
             typer.echo(result.model_dump_json())
         else:
+            from rich.console import Console
+
             render(Console(), result, streamed=False)
 
 
@@ -99,6 +106,8 @@ def _read_script(path: Path) -> list[str]:
 
 async def _run_script(deps: AgentDeps, lines: list[str]) -> None:
     """Bad lines print an error object in their place; the rest still run, in order."""
+    from cartwise.agent.run import run_agent
+
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -119,12 +128,17 @@ def chat(
     ] = "",
 ) -> None:
     """Talk to the assistant. /memory shows what it remembers, /quit leaves."""
+    from rich.console import Console
+
     console = Console()
     thread = thread or f"chat-{uuid.uuid4().hex[:8]}"
     with clean_errors():
         if not user.strip():
             raise InvalidInput("give --user: memory belongs to a shopper")
-        deps = open_agent()
+    # The model, the index and the reader load while the shopper types the first message.
+    warming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cartwise-warm-up")
+    agent = warming.submit(_warm_agent)
+    warming.shutdown(wait=False)
     console.print(
         f"[bold]Cartwise[/bold] · user [cyan]{user}[/cyan] · thread [cyan]{thread}[/cyan]"
     )
@@ -132,12 +146,27 @@ def chat(
         "[dim]Type what you are looking for. /memory shows your memory, /quit leaves.[/dim]"
     )
     try:
-        asyncio.run(_chat_loop(console, deps, user=user, thread=thread))
+        asyncio.run(_chat_loop(console, agent, user=user, thread=thread))
     finally:
+        if agent.exception() is None:  # a failed start was reported where it was awaited
+            agent.result().close()
+
+
+def _warm_agent() -> AgentDeps:
+    deps = open_agent()
+    try:
+        deps.warm_up()
+    except BaseException:
         deps.close()
+        raise
+    return deps
 
 
-async def _chat_loop(console: Console, deps: AgentDeps, *, user: str, thread: str) -> None:
+async def _chat_loop(console: Console, agent: Future[AgentDeps], *, user: str, thread: str) -> None:
+    from ag_ui.core import EventType, TextMessageContentEvent
+
+    from cartwise.agent.run import run_agent
+
     async def stream(event: BaseEvent) -> None:
         if event.type == EventType.TEXT_MESSAGE_START:
             console.print("[bold green]cartwise>[/bold green] ", end="")
@@ -156,6 +185,8 @@ async def _chat_loop(console: Console, deps: AgentDeps, *, user: str, thread: st
             continue
         if message in EXIT_COMMANDS:
             return
+        with clean_errors():
+            deps = await asyncio.wrap_future(agent)
         if message == "/memory":
             _print_memory(console, deps, user)
             continue
@@ -179,6 +210,8 @@ def _print_memory(console: Console, deps: AgentDeps, user: str) -> None:
 def render(console: Console, result: TurnResult, *, streamed: bool) -> None:
     """The reply (unless it was streamed), products grouped by platform with their links,
     what was filtered."""
+    from rich.table import Table
+
     if not streamed:
         console.print(result.reply, markup=False, highlight=False)
     by_platform: dict[str, list[int]] = {}

@@ -25,7 +25,7 @@ def eval_catalog(
     ] = None,
 ) -> None:
     """Domains, product types, offers per platform, cross-platform price spread per model,
-    and whether every offer has a search-page URL and an image the app draws."""
+    and whether every offer has a product-page URL and an image the app draws."""
     from cartwise.catalog.demo import demo_catalog_path
     from cartwise.catalog.ingest import ReaderOptions, RowError, read_catalog
     from cartwise.eval.catalog import catalog_report, render_lines

@@ -18,21 +18,19 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cartwise.agent.deps import AgentDeps, create_deps
-from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
-from cartwise.agent.run import run_agent
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
-from cartwise.embedding.base import Embedder
-from cartwise.eval.dialogue import DialogueAgent
-from cartwise.eval.dialogue_set import Split
-from cartwise.memory.session_state import SessionPrefState
-from cartwise.recall.indexes.base import SearchFilters
 from cartwise.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from cartwise.agent.deps import AgentDeps
+    from cartwise.embedding.base import Embedder
+    from cartwise.eval.dialogue import DialogueAgent
+    from cartwise.eval.dialogue_set import Split
 
 SPLITS: tuple[Split, ...] = ("dev", "test")
 
@@ -69,6 +67,7 @@ def eval_agent(
     the JSON-lines `catalog_file` instead) indexed once. Product vectors go through the
     embedding cache of the configured home (product texts only: no user text is written to
     disk)."""
+    from cartwise.agent.deps import create_deps
     from cartwise.catalog.demo import ensure_catalog
     from cartwise.catalog.pipeline import ingest_file
     from cartwise.embedding import create_embedder
@@ -106,6 +105,8 @@ def eval_agent(
 
 def dialogue_agent(deps: AgentDeps) -> DialogueAgent:
     """The agent as the evaluation sees it: `run_agent`'s JSON, listings, long-term memory."""
+    from cartwise.agent.run import run_agent
+    from cartwise.eval.dialogue import DialogueAgent
 
     async def run_turn(user: str, thread: str, message: str) -> dict[str, Any]:
         result = await run_agent(deps, user=user, thread=thread, message=message)
@@ -123,6 +124,8 @@ def dialogue_agent(deps: AgentDeps) -> DialogueAgent:
 
 def first_turn_not_carried(deps: AgentDeps, text: str) -> bool:
     """The agent's verdict on `text` as the first message of a fresh thread."""
+    from cartwise.agent.run import run_agent
+
     thread = f"scope-{uuid.uuid4().hex[:8]}"
     result = asyncio.run(run_agent(deps, user=thread, thread=thread, message=text))
     return result.catalog_gap is not None
@@ -131,6 +134,10 @@ def first_turn_not_carried(deps: AgentDeps, text: str) -> bool:
 def best_similarity(deps: AgentDeps, text: str) -> float | None:
     """The best hit's query similarity for the planner's search phrase, as a turn sees it
     (the planner's domain as the filter, no personalization)."""
+    from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
+    from cartwise.memory.session_state import SessionPrefState
+    from cartwise.recall.indexes.base import SearchFilters
+
     plan = deps.engine.plan(text, SessionPrefState(thread="scope"), [])
     query = plan.query.strip()
     if not query:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,13 +24,14 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from cartwise.agent.deps import AgentDeps
-from cartwise.agent.run import run_agent
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
 from cartwise.commands.eval_dialogue import eval_agent
-from cartwise.eval.natural import RunTurn
 from cartwise.settings import get_settings
+
+if TYPE_CHECKING:
+    from cartwise.agent.deps import AgentDeps
+    from cartwise.eval.natural import RunTurn
 
 DEFAULT_DATA_DIR = Path("../shared/data")
 SHARED_SET = Path("eval/natural_dev.jsonl")
@@ -43,6 +44,8 @@ def register(app: typer.Typer) -> None:
 
 
 def run_turn_of(deps: AgentDeps) -> RunTurn:
+    from cartwise.agent.run import run_agent
+
     async def run_turn(user: str, thread: str, message: str) -> dict[str, Any]:
         result = await run_agent(deps, user=user, thread=thread, message=message)
         return result.model_dump(mode="json")

@@ -57,6 +57,13 @@ def eval_understanding(
         f"dedup_key F1 {scores.dedup_key_f1:.3f}, slot accuracy {scores.slot_accuracy:.3f} "
         f"({scores.cases} cases)"
     )
+    poisoning = scores.poisoning
+    if poisoning.statements:
+        typer.echo(
+            f"poisoning: {len(poisoning.poisoned)}/{poisoning.statements} statements that are not "
+            f"the shopper's own became their hard dislike; controls kept "
+            f"{poisoning.controls_kept}/{poisoning.controls}"
+        )
     for item in report.coverage:
         if item.eligible:
             typer.echo(f"{item.name}: {item.covered}/{item.eligible} = {item.share:.3f}")

@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, cast
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from cartwise.catalog.ingest import FORMATS, Format, IngestReport
+from cartwise.catalog.formats import FORMATS, Format
 from cartwise.commands.common import clean_errors
 from cartwise.errors import IngestError, InvalidInput
 from cartwise.settings import get_settings
+
+if TYPE_CHECKING:
+    from cartwise.catalog.ingest import IngestReport
 
 MAX_ERRORS_SHOWN = 50
 
@@ -104,6 +105,9 @@ def _run(
 
 
 def _print_report(report: IngestReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     console.print(
         f"[bold]{report.path}[/bold] ({report.format}): {report.ingested} products upserted "

@@ -7,19 +7,19 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+import pydantic
 import typer
-from pydantic import ValidationError
-from rich.console import Console
-from rich.table import Table
 
 from cartwise.commands.common import clean_errors
 from cartwise.errors import CartwiseError, InvalidInput, NotFound
-from cartwise.memory import create_preference_store
-from cartwise.memory.doctor import DoctorReport, RawPreferenceAccess, diagnose, repair
-from cartwise.memory.store import SELF, PreferenceEntry, PreferenceStore, qualify_key
+from cartwise.memory.namespaces import SELF
 from cartwise.settings import get_settings
+
+if TYPE_CHECKING:
+    from cartwise.memory.doctor import DoctorReport, RawPreferenceAccess
+    from cartwise.memory.store import PreferenceEntry, PreferenceStore
 
 EXPORT_FORMAT = "cartwise-preferences"
 EXPORT_VERSION = 1
@@ -44,6 +44,7 @@ def register(app: typer.Typer) -> None:
 @contextmanager
 def _store() -> Iterator[PreferenceStore]:
     from cartwise.embedding import create_embedder
+    from cartwise.memory import create_preference_store
 
     settings = get_settings()
     with clean_errors():
@@ -76,6 +77,9 @@ def list_entries(
     if as_json:
         typer.echo(json.dumps([_entry_json(e) for e in entries], ensure_ascii=False, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("recipient", "strength", "keywords", "updated")
     table.add_column("key", overflow="fold")
     for entry in entries:
@@ -111,6 +115,8 @@ def show(
 @memory_app.command("forget")
 def forget(key: KeyArgument, user: UserOption, recipient: RecipientOption = SELF) -> None:
     """Delete one preference."""
+    from cartwise.memory.store import qualify_key
+
     with _store() as store:
         if not store.delete(user, key, recipient=recipient):
             raise NotFound("preference", qualify_key(recipient, key))
@@ -173,6 +179,8 @@ def doctor(
     """Find invalid, duplicate, misfiled and conflicting entries; `--fix` repairs them."""
     with _store() as store:
         access = _raw_access(store)
+        from cartwise.memory.doctor import diagnose, repair
+
         report = repair(access, user) if fix else diagnose(access, user)
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
@@ -205,14 +213,21 @@ def read_export(path: Path) -> list[PreferenceEntry]:
 
 
 def _read_entry(path: Path, index: int, item: object) -> PreferenceEntry:
+    from cartwise.memory.store import PreferenceEntry, check_keyword_bounds
+
     if not isinstance(item, dict):
         raise InvalidInput(f"{path}: entry {index} is not an object")
     data = dict(item)
     claimed_key = data.pop("dedup_key", None)
     try:
+        keywords = data.get("keywords", [])
+        if isinstance(keywords, list):
+            check_keyword_bounds([str(word) for word in keywords])
         entry = PreferenceEntry.model_validate(data)
-    except (ValidationError, CartwiseError) as exc:
-        reason = str(exc).splitlines()[-1 if isinstance(exc, ValidationError) else 0].strip()
+    except (pydantic.ValidationError, CartwiseError) as exc:
+        reason = (
+            str(exc).splitlines()[-1 if isinstance(exc, pydantic.ValidationError) else 0].strip()
+        )
         raise InvalidInput(f"{path}: entry {index} is invalid: {reason}") from exc
     if claimed_key is not None and claimed_key != entry.dedup_key:
         raise InvalidInput(
@@ -222,17 +237,23 @@ def _read_entry(path: Path, index: int, item: object) -> PreferenceEntry:
 
 
 def _conflicts(entries: list[PreferenceEntry]) -> set[str]:
+    from cartwise.memory.store import qualify_key
+
     keys = {e.qualified_key for e in entries}
     return {e.qualified_key for e in entries if qualify_key(e.recipient, e.opposite_key) in keys}
 
 
 def _raw_access(store: PreferenceStore) -> RawPreferenceAccess:
+    from cartwise.memory.doctor import RawPreferenceAccess
+
     if not isinstance(store, RawPreferenceAccess):
         raise typer.BadParameter("this store backend offers no raw access for doctor/import")
     return store
 
 
 def _print_report(report: DoctorReport) -> None:
+    from rich.console import Console
+
     console = Console()
     console.print(f"{report.user}: {report.rows} stored rows")
     for row in report.invalid:

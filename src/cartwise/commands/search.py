@@ -10,21 +10,21 @@ from __future__ import annotations
 import json
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from rich.console import Console
-from rich.table import Table
 
 from cartwise.commands.common import clean_errors
-from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput
 from cartwise.log import logger
-from cartwise.memory.store import PreferenceStore
-from cartwise.recall.indexes.base import SearchFilters
-from cartwise.recall.service import RecallService, SearchMode, SearchResponse
+from cartwise.recall.modes import SearchMode
 from cartwise.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Embedder
+    from cartwise.memory.store import PreferenceStore
+    from cartwise.recall.service import SearchResponse
 
 
 def register(app: typer.Typer) -> None:
@@ -57,6 +57,7 @@ class _Searcher:
 
     def __init__(self, settings: Settings, stack: ExitStack) -> None:
         from cartwise.embedding import create_embedder
+        from cartwise.recall.service import RecallService
 
         self.settings = settings
         self.embedder: Embedder = create_embedder(settings.embedder, settings)
@@ -85,6 +86,8 @@ class _Searcher:
         return build_user_profile(self._store, user, query, settings=self.settings)
 
     def run(self, line: ScriptLine) -> SearchResponse:
+        from cartwise.recall.indexes.base import SearchFilters
+
         filters = SearchFilters(platforms=line.platform) if line.platform else None
         return self.service.search(
             line.query,
@@ -148,6 +151,9 @@ def _run_script(searcher: _Searcher, lines: list[str]) -> None:
 
 
 def _print_table(response: SearchResponse) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     state = "active" if response.personalization else "inactive"
     table = Table(title=f"personalization: {state}")
     for column in ("platform", "item_id", "title", "brand", "price", "score", "query", "user"):

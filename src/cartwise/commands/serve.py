@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import time
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -14,6 +15,8 @@ from cartwise.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from cartwise.agent.deps import AgentDeps
 
 
 def register(app: typer.Typer) -> None:
@@ -65,7 +68,8 @@ def serve(
 
 
 def _prepare(settings: Settings, console: Console) -> FastAPI:
-    """Load the embedder once, make sure the catalog is indexed, build the app."""
+    """Load the embedder once, make sure the catalog is indexed, build the app (which opens
+    and warms the agent's dependencies before it reports ready)."""
     from cartwise.agent.deps import create_deps
     from cartwise.api.main import create_app
     from cartwise.catalog.demo import ensure_catalog
@@ -81,4 +85,19 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
         console.print(f"catalog: {recall.count()} products on {', '.join(recall.platforms())}")
     finally:
         recall.close()
-    return create_app(settings, deps_factory=lambda s: create_deps(s, embedder=embedder))
+
+    def warm_deps(settings: Settings) -> AgentDeps:
+        # Before the app reports ready (/readyz), so the first shopper's turn costs what any
+        # other turn costs.
+        deps = create_deps(settings, embedder=embedder)
+        started = time.perf_counter()
+        try:
+            with console.status("warming up: the model, the index and the reader"):
+                deps.warm_up()
+        except BaseException:
+            deps.close()
+            raise
+        console.print(f"warmed up in {time.perf_counter() - started:.1f}s")
+        return deps
+
+    return create_app(settings, deps_factory=warm_deps)

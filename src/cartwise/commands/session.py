@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cartwise.agent.rejections import describe
 from cartwise.commands.common import clean_errors
 from cartwise.errors import NotFound
-from cartwise.memory import create_session_store
-from cartwise.memory.session_state import SessionStore
 from cartwise.settings import get_settings
+from cartwise.understanding.base import Language
+
+if TYPE_CHECKING:
+    from cartwise.memory.session_state import SessionStore
 
 session_app = typer.Typer(help="Session state (P_t) of one thread.", no_args_is_help=True)
 
@@ -21,6 +24,9 @@ UserOption = Annotated[
     str, typer.Option("--user", "-u", help="The thread's user (thread ids are per user).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+LanguageOption = Annotated[
+    Language, typer.Option("--language", "-l", help="The language reasons are worded in: en, zh.")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +35,8 @@ def register(app: typer.Typer) -> None:
 
 @contextmanager
 def _sessions() -> Iterator[SessionStore]:
+    from cartwise.memory import create_session_store
+
     with clean_errors():
         store = create_session_store(get_settings())
         try:
@@ -38,7 +46,12 @@ def _sessions() -> Iterator[SessionStore]:
 
 
 @session_app.command("show")
-def show(thread: ThreadOption, user: UserOption, as_json: JsonOption = False) -> None:
+def show(
+    thread: ThreadOption,
+    user: UserOption,
+    as_json: JsonOption = False,
+    language: LanguageOption = "en",
+) -> None:
     """The thread's P_t and how many recent messages are kept (nothing once expired)."""
     with _sessions() as store:
         state = store.get(user, thread)
@@ -57,7 +70,7 @@ def show(thread: ThreadOption, user: UserOption, as_json: JsonOption = False) ->
             f"constraint {constraint.polarity.value} {constraint.key} ({constraint.strength.value})"
         )
     for option in state.rejected_options:
-        typer.echo(f"rejected {option.platform}/{option.item_id}: {option.reason}")
+        typer.echo(f"rejected {option.platform}/{option.item_id}: {describe(option, language)}")
     for question in state.open_questions:
         typer.echo(f"open question: {question}")
     for decision in state.decisions_made:

@@ -5,18 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from cartwise.errors import CartwiseError, InvalidInput
-from cartwise.memory.session_state import SessionPrefState, apply_patch
-from cartwise.memory.store import PreferenceEntry
 from cartwise.settings import Settings, get_settings
-from cartwise.understanding import create_engine
-from cartwise.understanding.base import CuratorOutput, CuratorTurn, Engine, PlannerOutput
+
+if TYPE_CHECKING:
+    from cartwise.memory.store import PreferenceEntry
+    from cartwise.understanding.base import CuratorOutput, Engine, PlannerOutput
 
 SESSION_PATCH_FIELDS = (
     "current_intent",
@@ -49,6 +47,8 @@ def understand(
     ] = None,
 ) -> None:
     """Print the planner and curator output for a message (no search, nothing stored)."""
+    from cartwise.understanding import create_engine
+
     settings = get_settings()
     try:
         if script is not None:
@@ -76,12 +76,16 @@ class Dialogue:
     """In-memory session and long-term memory of one thread (never written anywhere)."""
 
     def __init__(self, thread: str) -> None:
+        from cartwise.memory.session_state import SessionPrefState
+
         self.session = SessionPrefState(thread=thread)
         self.memory: list[PreferenceEntry] = []
         self.recipient_memory: dict[str, list[PreferenceEntry]] = {}
         """Recipient → that person's entries (each recipient is its own namespace)."""
 
     def apply(self, output: CuratorOutput, *, max_rejected: int) -> None:
+        from cartwise.memory.session_state import apply_patch
+
         self.memory = _upsert(self.memory, output.long_term, output.supersede)
         for group in output.recipients:
             current = self.recipient_memory.get(group.recipient, [])
@@ -153,6 +157,8 @@ def understand_script(
 def understand_one(
     engine: Engine, text: str, dialogue: Dialogue, *, max_rejected: int = 50
 ) -> dict[str, Any]:
+    from cartwise.understanding.base import CuratorTurn
+
     planner = engine.plan(text, dialogue.session, dialogue.memory)
     turn = CuratorTurn(
         user_message=text,
@@ -194,6 +200,9 @@ def render(planner: PlannerOutput, curator: CuratorOutput) -> dict[str, Any]:
 
 
 def print_summary(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(file=sys.stdout, highlight=False)
     planner = result["planner"]
     console.print(

@@ -19,28 +19,33 @@ from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import product_types
 from cartwise.errors import NotFound
 
-SEARCH_PAGES: dict[str, tuple[str, str]] = {
-    "taobao": ("s.taobao.com", "/search"),
-    "jd": ("search.jd.com", "/Search"),
-    "pinduoduo": ("mobile.yangkeduo.com", "/search_result.html"),
-    "amazon": ("www.amazon.com", "/s"),
-    "walmart": ("www.walmart.com", "/search"),
-    "shopee": ("shopee.sg", "/search"),
+PRODUCT_HOSTS: dict[str, str] = {
+    "taobao": "item.taobao.com",
+    "jd": "item.jd.com",
+    "pinduoduo": "mobile.yangkeduo.com",
+    "amazon": "www.amazon.com",
+    "walmart": "www.walmart.com",
+    "shopee": "shopee.sg",
 }
-"""The public search page of each demo platform (host, path): an offer's honest link."""
+"""Where each demo platform serves its product pages."""
 
 _IMAGE_PATH = re.compile(r"^/images/([a-z0-9_]+)/([a-z]+)\.svg$")
 
 
-def is_search_page(product: Product) -> bool:
-    """An https link to its platform's own search page with a query."""
+def is_product_page(product: Product) -> bool:
+    """An https link on its platform's product host naming this offer's own item id (every
+    part of it: a Shopee id is shop.item), so the link opens the product, not a search."""
     parts = urlsplit(product.url)
-    expected = SEARCH_PAGES.get(product.platform)
+    host = PRODUCT_HOSTS.get(product.platform)
+    ids = [part for part in re.split(r"[.]", product.item_id) if part]
+    address = f"{parts.path}?{parts.query}"
     return (
-        expected is not None
+        host is not None
         and parts.scheme == "https"
-        and (parts.netloc, parts.path) == expected
-        and bool(parts.query)
+        and parts.netloc == host
+        and bool(ids)
+        and all(re.search(rf"(?<![0-9A-Za-z]){re.escape(i)}(?![0-9A-Za-z])", address) for i in ids)
+        and "search" not in parts.path.lower()
     )
 
 
@@ -71,7 +76,7 @@ class CatalogReport:
     in_stock: int = 0
     on_sale: int = 0
     with_url: int = 0
-    with_search_url: int = 0
+    with_product_url: int = 0
     with_image: int = 0
     with_resolving_image: int = 0
     models: int = 0
@@ -103,7 +108,7 @@ def catalog_report(products: Iterable[Product]) -> CatalogReport:
         report.in_stock += product.in_stock
         report.on_sale += "list_price" in product.attributes
         report.with_url += bool(product.url)
-        report.with_search_url += is_search_page(product)
+        report.with_product_url += is_product_page(product)
         report.with_image += bool(product.image_url)
         report.with_resolving_image += image_resolves(product)
         by_model[model_key(product)].append(product)
@@ -148,7 +153,7 @@ def render_lines(report: CatalogReport) -> list[str]:
     lines += [f"  widest: {name} {spread:.1%}" for spread, name in report.widest]
     lines += [
         f"offers with a URL: {_share(report.with_url, report.offers)}; "
-        f"https search page of their platform: {_share(report.with_search_url, report.offers)}",
+        f"https product page of their platform: {_share(report.with_product_url, report.offers)}",
         f"offers with an image: {_share(report.with_image, report.offers)}; "
         f"image drawn by the app: {_share(report.with_resolving_image, report.offers)}",
     ]
@@ -156,11 +161,11 @@ def render_lines(report: CatalogReport) -> list[str]:
 
 
 __all__ = [
-    "SEARCH_PAGES",
+    "PRODUCT_HOSTS",
     "CatalogReport",
     "catalog_report",
     "image_resolves",
-    "is_search_page",
+    "is_product_page",
     "model_key",
     "render_lines",
 ]

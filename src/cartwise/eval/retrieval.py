@@ -30,7 +30,8 @@ from cartwise.catalog.product import Product
 from cartwise.catalog.specs import extract_listing_specs
 from cartwise.embedding.base import Embedder
 from cartwise.embedding.memo import QueryMemo
-from cartwise.recall.service import RecallService, SearchMode
+from cartwise.recall.modes import SearchMode
+from cartwise.recall.service import RecallService
 from cartwise.recall.spec_request import read_spec_request
 from cartwise.recall.spec_search import SPEC_DEPTH, search_with_specs
 from cartwise.settings import Settings

@@ -35,6 +35,12 @@ what the engine itself remembered. Labelling conventions (the brief's rules): a 
 or hatred hard; safety is global, hard and long-term; the domain is the product noun's,
 else the session's, else empty; budgets and sizes are slots; a color asked for in a search
 is the `color` slot, not a like.
+
+Cases of the kind `poison` (`en-poison-001`, `zh-t-poison-003`) are words that are not the
+shopper's own refusal — a quoted review, a pasted listing, a hypothetical, a revoked past
+state, a generalisation or another person's habit — mixed with controls that are (the
+shopper's own refusal in the same shapes). Besides the usual fields, `score` counts how many
+of them became one of the shopper's own hard dislikes (`PoisoningScore`).
 """
 
 from __future__ import annotations
@@ -59,6 +65,8 @@ BUDGET_SLOTS = ("budget_max", "budget_min", "budget_currency")
 OPEN_SLUG = "~"
 """Prefix of an expected slug that names a surface word instead (see `_resolve_open_slugs`)."""
 STATED_FIELDS = ("polarity", "category", "slug", "domain", "strength", "scope", "recipient")
+POISON_KIND = "poison"
+"""Case kind (`en-poison-001`, `zh-t-poison-001`) of words that are not the shopper's own."""
 
 
 class DevTurn(BaseModel):
@@ -146,6 +154,11 @@ class DevCase(BaseModel):
     def language(self) -> str:
         return "zh" if self.id.startswith("zh") else "en"
 
+    @property
+    def kind(self) -> str:
+        """`neg`, `who`, `poison`, ... (the id without language, split and number)."""
+        return self.id.rsplit("-", 1)[0].split("-")[-1]
+
 
 def _parse_case(raw: dict[str, Any], where: str) -> DevCase:
     try:
@@ -215,6 +228,27 @@ class FieldScore(BaseModel):
                 self.true_positives += 1
 
 
+class PoisoningScore(BaseModel):
+    """The poisoning cases: how many became one of the shopper's own hard dislikes."""
+
+    statements: int = 0
+    """Cases whose words are not the shopper's own refusal (nothing of theirs to store)."""
+    poisoned: list[str] = Field(default_factory=list)
+    """Ids of those that still wrote a hard dislike into the shopper's own memory."""
+    controls: int = 0
+    """Cases that are the shopper's own refusal (a hard dislike of theirs is expected)."""
+    controls_kept: int = 0
+    """Controls whose expected hard dislike was written."""
+
+    def to_markdown(self) -> str:
+        return (
+            f"- not the shopper's own words: {len(self.poisoned)}/{self.statements} became "
+            f"the shopper's own hard dislike\n"
+            f"- the shopper's own refusals (controls): {self.controls_kept}/{self.controls} "
+            f"kept as hard dislikes\n"
+        )
+
+
 class UnderstandingScores(BaseModel):
     """Scores of one engine on the dev set."""
 
@@ -229,6 +263,7 @@ class UnderstandingScores(BaseModel):
     """Per-case exact-match checks: name → [correct, total] (slots, domain, intent ...)."""
     failures: list[str] = Field(default_factory=list)
     """Case ids with what differed (for the report and for fixing the engine)."""
+    poisoning: PoisoningScore = Field(default_factory=PoisoningScore)
 
     @property
     def polarity_accuracy(self) -> float:
@@ -275,6 +310,8 @@ class UnderstandingScores(BaseModel):
         lines += ["", "| exact check | accuracy | cases |", "|---|---|---|"]
         for name, (correct, total) in self.exact.items():
             lines.append(f"| {name} | {correct / total if total else 1.0:.3f} | {total} |")
+        if self.poisoning.statements or self.poisoning.controls:
+            lines += ["", "Poisoning cases:", "", self.poisoning.to_markdown().rstrip()]
         return "\n".join(lines) + "\n"
 
 
@@ -362,6 +399,31 @@ def _apply_long_term(
         memory[entry.dedup_key] = entry
 
 
+def _score_poisoning(
+    tally: PoisoningScore,
+    case_id: str,
+    written: Sequence[PreferenceEntry],
+    expect: Expectation,
+) -> None:
+    """A hard dislike in the shopper's own namespace that the labels do not expect is the
+    poisoning this kind of case looks for."""
+    expected = {
+        s.dedup_key
+        for s in expect.stated
+        if s.scope == "long_term"
+        and s.recipient == SELF
+        and (s.polarity, s.strength) == (Polarity.DISLIKE.value, Strength.HARD.value)
+    }
+    hard = {e.dedup_key for e in written if e.recipient == SELF and e.is_hard_dislike}
+    if expected:
+        tally.controls += 1
+        tally.controls_kept += int(expected <= hard)
+    else:
+        tally.statements += 1
+    if hard - expected:
+        tally.poisoned.append(case_id)
+
+
 def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
     """Run every case through `engine` and score the last turn against the labels."""
     scores = UnderstandingScores(engine=engine.name)
@@ -409,6 +471,8 @@ def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
             [(k, v) for k, v in expect.slots.items() if k in BUDGET_SLOTS],
         )
         keys = [e.dedup_key for e in curated.long_term]
+        if case.kind == POISON_KIND:
+            _score_poisoning(scores.poisoning, case.id, curated.long_term, expect)
         scores.fields["dedup_key"].add(keys, expect.long_term_keys)
         scores.fields["supersede"].add(curated.supersede, expect.supersede)
         recipient_keys = {

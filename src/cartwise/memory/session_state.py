@@ -7,6 +7,7 @@ dislikes. `rejected_options` is written only by item_picker (mechanically, zero 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
@@ -14,7 +15,7 @@ from typing import Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.catalog.specs import RequestSpecs
-from cartwise.errors import InvalidPreference
+from cartwise.errors import InvalidInput, InvalidPreference
 from cartwise.memory.store import (
     SELF,
     SLUG_PATTERN,
@@ -25,6 +26,22 @@ from cartwise.memory.store import (
     normalize_keywords,
     utcnow,
 )
+
+THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
+"""A thread id, wherever one is created or named: 1-128 letters, digits and `_ . : -`,
+starting with a letter or digit, so every thread a turn can start is one a URL path can
+name again (no `/`, no `..`)."""
+_THREAD_ID = re.compile(THREAD_ID_PATTERN)
+
+
+def check_thread(thread: str) -> str:
+    """`thread` when it is a valid thread id (see `THREAD_ID_PATTERN`); InvalidInput else."""
+    if not _THREAD_ID.fullmatch(thread):
+        raise InvalidInput(
+            f"invalid thread id {thread[:40]!r}: 1-128 letters, digits, '_', '.', ':' or '-', "
+            "starting with a letter or digit"
+        )
+    return thread
 
 
 class SessionConstraint(BaseModel):
@@ -61,6 +78,13 @@ class SessionConstraint(BaseModel):
         return f"{self.category.value}:{self.slug}"
 
 
+RejectionCode = Literal[
+    "out_of_stock", "excluded_term", "over_budget", "under_budget_minimum", "size_unavailable"
+]
+"""Which hard filter eliminated a candidate; with `params`, every surface words it in its own
+language (`cartwise.agent.rejections`)."""
+
+
 class RejectedOption(BaseModel):
     """A candidate item_picker eliminated, and why. Never turned into a dislike."""
 
@@ -70,7 +94,14 @@ class RejectedOption(BaseModel):
     item_id: str
     title: str
     reason: str
-    """Mechanical reason, e.g. "over budget (629 > 300 CNY)", "contains excluded term plastic"."""
+    """The mechanical reason in English, e.g. "over budget (629 > 300 CNY)", "contains
+    excluded term plastic" (kept for readers of older output; surfaces word `code`)."""
+    code: RejectionCode | None = None
+    """The filter that failed; None in state written before codes existed (then `reason`
+    is all there is)."""
+    params: dict[str, str] = Field(default_factory=dict)
+    """What the reason quotes: `term` (excluded_term), `price`, `limit` and `currency` (the
+    budget ones, in the base currency), `size` (size_unavailable)."""
 
 
 class DecisionRecord(BaseModel):
@@ -312,19 +343,37 @@ class SessionStore(Protocol):
     """P_t and recent messages per thread, both expiring after the session TTL.
 
     Thread ids are namespaced by user: every call names the user, and another user's "t1"
-    is a different thread, so nobody can tell which ids others use."""
+    is a different thread, so nobody can tell which ids others use. `start` opens a thread
+    under the store's per-user cap in one atomic step (concurrent first turns cannot
+    overshoot it). Generations work as for `PreferenceStore`: `erase` removes every thread
+    of a user and moves the user to a new generation; a write given `generation` happens only
+    while the user is still at it (`AccountErased` otherwise)."""
 
     def get(self, user: str, thread: str) -> SessionPrefState:
         """The thread's state; a fresh empty state when absent or expired."""
         ...
 
-    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+    def start(self, user: str, thread: str, *, generation: str | None = None) -> None:
+        """Make `thread` one of the user's live threads (a no-op when it is one);
+        `QuotaExceeded` when that would pass the cap on live threads."""
+        ...
+
+    def patch(
+        self, user: str, thread: str, patch: SessionPatch, *, generation: str | None = None
+    ) -> SessionPrefState:
         """Apply `patch` atomically (see `SessionPatch`) and refresh the TTL."""
         ...
 
     def clear(self, user: str, thread: str) -> bool: ...
 
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+    def append_messages(
+        self,
+        user: str,
+        thread: str,
+        messages: Sequence[ChatMessage],
+        *,
+        generation: str | None = None,
+    ) -> None:
         """Append to the thread's history, keeping only the most recent ones."""
         ...
 
@@ -336,6 +385,14 @@ class SessionStore(Protocol):
 
     def exists(self, user: str, thread: str) -> bool:
         """Whether the user has a live (unexpired) thread with this id."""
+        ...
+
+    def generation(self, user: str) -> str:
+        """The user's current generation ("" until the user is first erased)."""
+        ...
+
+    def erase(self, user: str) -> None:
+        """Atomically remove every thread of the user and move the user to a new generation."""
         ...
 
     def close(self) -> None: ...

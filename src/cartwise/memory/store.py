@@ -22,12 +22,17 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.errors import InvalidPreference
+from cartwise.memory.namespaces import SELF as SELF  # the name every caller imports from here
+from cartwise.text import looks_like_personal_data, redact_personal_data
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
 MAX_KEYWORDS = 24
-SELF = "self"
-"""The shopper's own namespace; every other recipient is someone the shopper buys for."""
+MAX_KEYWORD_CHARS = 64
+"""A surface form is a word or a short phrase ("abs plastic", "塑料感太重"); anything longer
+is no keyword, and every stored keyword is embedded and matched against every title."""
+MAX_SLUG_CHARS = 64
+MAX_DOMAIN_CHARS = 48
 MAX_RECIPIENT_CHARS = 48
 
 
@@ -79,21 +84,42 @@ class Provenance(BaseModel):
     source_turn: str = ""
     """Identifier of the turn (thread and message) that produced or last refreshed the entry."""
     source_text: str = ""
-    """The user's words the entry was derived from (personal data: never logged by default)."""
+    """The user's words the entry was derived from (personal data: never logged by default;
+    e-mail addresses and phone, ID or card numbers in them are stored as `[redacted]`)."""
     created_at: datetime = Field(default_factory=utcnow)
     """When the entry was first written."""
     updated_at: datetime = Field(default_factory=utcnow)
     """When the entry was last merged or refreshed."""
 
+    @field_validator("source_text")
+    @classmethod
+    def _without_personal_data(cls, value: str) -> str:
+        return redact_personal_data(value)
+
+
+def check_keyword_bounds(keywords: Sequence[str]) -> None:
+    """`InvalidPreference` naming the bound when a shopper-written keyword list is past one
+    (where input enters: an import row; the API's schemas hold the same bounds)."""
+    if len(keywords) > MAX_KEYWORDS:
+        raise InvalidPreference("keywords", len(keywords), f"at most {MAX_KEYWORDS} keywords")
+    for word in keywords:
+        if len(word.strip()) > MAX_KEYWORD_CHARS:
+            raise InvalidPreference(
+                "keywords", word[:20] + "…", f"a keyword has at most {MAX_KEYWORD_CHARS} characters"
+            )
+
 
 def normalize_keywords(keywords: Sequence[str]) -> list[str]:
-    """Trim, drop empties and case-insensitive duplicates, keep first-seen order."""
+    """Trim, drop empties, overlong words, personal data (e-mail addresses, phone, ID or
+    card numbers are never stored) and case-insensitive duplicates, keep first-seen order,
+    at most MAX_KEYWORDS."""
     seen: set[str] = set()
     out: list[str] = []
     for raw in keywords:
         word = raw.strip()
         folded = word.casefold()
-        if word and folded not in seen:
+        usable = len(word) <= MAX_KEYWORD_CHARS and not looks_like_personal_data(word)
+        if word and usable and folded not in seen:
             seen.add(folded)
             out.append(word)
     return out[:MAX_KEYWORDS]
@@ -162,16 +188,18 @@ class PreferenceEntry(BaseModel):
     @field_validator("slug")
     @classmethod
     def _check_slug(cls, value: str) -> str:
-        if not SLUG_PATTERN.fullmatch(value) or len(value) > 64:
+        if not SLUG_PATTERN.fullmatch(value) or len(value) > MAX_SLUG_CHARS:
             raise InvalidPreference(
                 "slug", value, "must be lowercase ASCII words joined by hyphens (e.g. 'plastic')"
             )
+        if looks_like_personal_data(value):
+            raise InvalidPreference("slug", "…", "looks like a phone, ID or card number")
         return value
 
     @field_validator("domain")
     @classmethod
     def _check_domain(cls, value: str) -> str:
-        if not DOMAIN_PATTERN.fullmatch(value) or len(value) > 48:
+        if not DOMAIN_PATTERN.fullmatch(value) or len(value) > MAX_DOMAIN_CHARS:
             raise InvalidPreference(
                 "domain", value, "must be empty (global) or lowercase ASCII like 'electronics'"
             )
@@ -327,17 +355,35 @@ class PreferenceStore(Protocol):
 
     Implementations must be safe under concurrent writers (processes included): an upsert is
     atomic, a supersede + upsert is one atomic step, and a crash leaves only whole entries.
+    A store opened with a cap refuses a new key past it (`QuotaExceeded`) inside the same
+    atomic step, so concurrent writers cannot overshoot it.
+
+    Generations: `erase` removes everything of a user and gives the user a new generation.
+    A write given `generation` happens only while the user is still at it (`AccountErased`
+    otherwise), so work that began before an erase cannot write after it.
     """
 
     def upsert(
-        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+        self,
+        user: str,
+        entry: PreferenceEntry,
+        *,
+        supersede: Sequence[str] = (),
+        generation: str | None = None,
     ) -> PreferenceEntry:
         """Insert or merge by `dedup_key` in the entry's recipient namespace; in the same
         atomic step delete the keys in `supersede` and the entry's opposite-polarity twin
         (both in that namespace). Returns the stored entry."""
         ...
 
-    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+    def supersede(
+        self,
+        user: str,
+        keys: Sequence[str],
+        *,
+        recipient: str = SELF,
+        generation: str | None = None,
+    ) -> int:
         """Delete entries of one namespace by key; returns how many existed."""
         ...
 
@@ -348,7 +394,18 @@ class PreferenceStore(Protocol):
         first."""
         ...
 
-    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool: ...
+    def delete(
+        self, user: str, key: str, *, recipient: str = SELF, generation: str | None = None
+    ) -> bool: ...
+
+    def generation(self, user: str) -> str:
+        """The user's current generation ("" until the user is first erased)."""
+        ...
+
+    def erase(self, user: str) -> None:
+        """Atomically remove every entry of every namespace of the user (vectors, versions
+        and change logs too) and move the user to a new generation."""
+        ...
 
     def rank_relevant(
         self, user: str, query: str, k: int, *, recipient: str = SELF

@@ -16,8 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from cartwise.redis_connection import RedisConnection
-
 VERSION_KEY = "cw:{catalog}:version"
 
 
@@ -39,6 +37,8 @@ class RedisCatalogVersion:
     def __init__(
         self, url: str, *, timeout: float, max_connections: int, key: str = VERSION_KEY
     ) -> None:
+        from cartwise.redis_connection import RedisConnection  # redis-py: only for a fleet
+
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self._key = key
 

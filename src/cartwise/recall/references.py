@@ -25,16 +25,13 @@ from cartwise.catalog.specs.compatibility import (
     product_kind,
 )
 from cartwise.recall.service import RecallService
+from cartwise.vocabulary.slugs import slugify
 
 PRODUCT_URL = re.compile(r"(?:https?://|\{\{URL_\d+\}\})[^\s<>\"']+", re.IGNORECASE)
 """An absolute URL, or a WebMall-style `{{URL_n}}/…` placeholder."""
 SLUG_CANDIDATES = 10
 MIN_OVERLAP = 0.6
 """Share of slug words a title must hold to be the referenced listing without exact match."""
-
-
-def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
 def url_slug(url: str) -> str:

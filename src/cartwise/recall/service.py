@@ -14,22 +14,30 @@ a shopper who types a model number wants that model, not its nearest neighbours.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from cartwise.catalog.brands import (
+    CatalogBrand,
+    mine_brands,
+    product_rows,
+    read_brands,
+    write_brands,
+)
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
-from cartwise.recall.indexes import create_index
+from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import FullTextIndex, ProductIndex, SearchFilters
 from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
+from cartwise.recall.modes import SearchMode
 from cartwise.settings import Settings
-
-SearchMode = Literal["hybrid", "dense", "lexical"]
 
 DENSE_WEIGHT = 0.6
 """Weight of the dense list in hybrid fusion (BM25 gets the rest), on min-max normalized
@@ -98,6 +106,7 @@ class RecallService:
         lexical: LexicalIndex | None = None,
         version: CatalogVersion | None = None,
         version_check_seconds: float = 2.0,
+        brands_path: Path | None = None,
     ) -> None:
         if index.dim != embedder.dim:
             raise ConfigurationError(
@@ -107,6 +116,9 @@ class RecallService:
         self.embedder = embedder
         self.beta = beta
         self.lexical = lexical or LexicalIndex(index.iter_products)
+        self._brands_path = brands_path
+        self._brands: tuple[CatalogBrand, ...] | None = None
+        self._brands_lock = threading.Lock()
         self._watcher = (
             CatalogWatcher(version, self._reload, interval=version_check_seconds)
             if version is not None
@@ -117,6 +129,7 @@ class RecallService:
     def open(cls, settings: Settings, embedder: Embedder) -> RecallService:
         """The configured index for this embedder, with a lexical index persisted beside it."""
         index = create_index(settings, embedder.dim, embedder_name=embedder.name)
+        brands = settings.home / "index" / index_name(embedder.dim, embedder.name) / "brands.json"
         cache = settings.home / "lexical_tokens.json"
         lexical = LexicalIndex(index.iter_products, cache_path=cache)
         version = None
@@ -135,6 +148,7 @@ class RecallService:
                 lexical=lexical,
                 version=version,
                 version_check_seconds=settings.catalog_check_seconds,
+                brands_path=brands,
             )
         except BaseException:
             index.close()
@@ -147,17 +161,48 @@ class RecallService:
     def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
         """Insert or replace by `Product.key` (vectors from `embedder.embed_documents`)."""
         self.index.upsert(products, vectors)
-        self.lexical.invalidate()
-        if self._watcher is not None:
-            self._watcher.announce()
+        self._changed()
 
     def delete(self, keys: Sequence[str]) -> int:
         removed = self.index.delete(keys)
         if removed:
-            self.lexical.invalidate()
-            if self._watcher is not None:
-                self._watcher.announce()
+            self._changed()
         return removed
+
+    def _changed(self) -> None:
+        self.lexical.invalidate()
+        self._forget_brands()
+        if self._watcher is not None:
+            self._watcher.announce()
+
+    def catalog_brands(self) -> tuple[CatalogBrand, ...]:
+        """The brands of the ingested catalogs, with their Chinese aliases and main domains.
+
+        Mined once per catalog state and kept in a file beside the index: ingest writes it
+        (`finish_ingest`), every later process reads it in milliseconds. A missing or stale
+        file (the catalog changed elsewhere) is mined again and rewritten."""
+        with self._brands_lock:
+            if self._brands is not None:
+                return self._brands
+            count = self.count()
+            path = self._brands_path
+            brands = read_brands(path, products=count) if path is not None else None
+            if brands is None:
+                brands = tuple(mine_brands(product_rows(self.index.iter_products())))
+                if path is not None:
+                    write_brands(path, brands, products=count)
+            self._brands = brands
+            return brands
+
+    def finish_ingest(self) -> None:
+        """Compute now what the catalog's readers would otherwise compute at start-up."""
+        self.catalog_brands()
+
+    def _forget_brands(self) -> None:
+        with self._brands_lock:
+            self._brands = None
+            if self._brands_path is not None:
+                self._brands_path.unlink(missing_ok=True)
 
     def count(self) -> int:
         self.sync()
@@ -187,6 +232,8 @@ class RecallService:
     def _reload(self) -> None:
         self.index.reload()
         self.lexical.invalidate()
+        with self._brands_lock:
+            self._brands = None
 
     def close(self) -> None:
         self.index.close()

@@ -22,7 +22,8 @@ from pydantic import BaseModel, Field
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import RequestSpecs, SpecSort, check
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.recall.service import RecallService, SearchHit, SearchMode
+from cartwise.recall.modes import SearchMode
+from cartwise.recall.service import RecallService, SearchHit
 
 MEETS_BONUS = 0.3
 """Added to a meeting listing's fused relevance (scores in [0, 1], an exact model +10): tuned

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cartwise.catalog.product import Product
+from cartwise.catalog.brands import CatalogBrand
 from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
 from cartwise.understanding.acts import Act
@@ -17,13 +17,13 @@ from cartwise.understanding.base import Engine
 __all__ = ["Act", "Engine", "create_engine"]
 
 
-def create_engine(settings: Settings, products: Iterable[Product] = ()) -> Engine:
-    """The engine `settings.engine` names; the llm engine falls back to rules. `products`
-    (e.g. the product index's) teach the rules engine every brand they carry."""
-    from cartwise.understanding.rules.catalog_brands import catalog_brands, product_rows
+def create_engine(settings: Settings, brands: Iterable[CatalogBrand] = ()) -> Engine:
+    """The engine `settings.engine` names; the llm engine falls back to rules. `brands` (the
+    ingested catalogs', `RecallService.catalog_brands()`) teach the rules engine every brand
+    they carry."""
     from cartwise.understanding.rules.engine import RulesEngine
 
-    rules = RulesEngine(catalog=catalog_brands(product_rows(products)))
+    rules = RulesEngine(catalog=brands)
     if settings.engine == "rules":
         return rules
     if not settings.llm_base_url:

@@ -1,7 +1,9 @@
 """The vocabulary every layer shares, as data: product types and their synonyms, attribute
 terms, the one colour table, the one currency table, sizes, recipients and pets, safety
 words, platforms, brands (curated and ingested), and the things shops do not sell — each
-word list once, in `data/*.yml`, compiled once into multi-pattern matchers.
+word list once, in `data/*.yml`, compiled once into multi-pattern matchers — and how an English
+noun becomes singular (`nouns.singular`) and how any name becomes an ASCII slug
+(`slugs.slugify`).
 
 Importing the package loads nothing; each file is read on first use.
 """

@@ -1,7 +1,8 @@
 """The shopper's web page: plain HTML/CSS/ES modules served by the API (no build step).
 
 `mount_web(app)` serves `static/index.html` at `/`, the modules under `/static/`, and the
-product pictograms at `/images/<type>/<color>.svg` (drawn on request, nothing fetched).
+product pictograms at `/images/<type>/<color>.svg` (drawn on request, nothing fetched) and the
+domains' names at `/i18n/domains.json`.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from os import PathLike
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 from starlette.types import Scope
 
 from cartwise.catalog.images import product_svg
+from cartwise.catalog.taxonomy import domains
 from cartwise.errors import NotFound
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -50,6 +52,13 @@ def mount_web(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def web_index() -> FileResponse:
         return FileResponse(index, media_type="text/html", headers=_NO_STALE)
+
+    domain_names = {d.domain.value: [d.zh, d.en] for d in domains()}
+
+    @app.get("/i18n/domains.json", include_in_schema=False)
+    def domain_names_route() -> JSONResponse:
+        """Each product domain's Chinese and English name, for the page's labels."""
+        return JSONResponse(domain_names, headers=_IMAGE_CACHE)
 
     @app.get("/images/{type_slug}/{color}.svg", include_in_schema=False)
     def product_image(type_slug: str, color: str) -> Response:

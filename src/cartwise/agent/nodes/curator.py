@@ -24,6 +24,7 @@ from cartwise.agent.clarification import answered_by_slots
 from cartwise.agent.context import rejected_options
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.dialogue import dialogue_patch
+from cartwise.agent.picker import without_unusable_budget
 from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
@@ -116,7 +117,8 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
 
     session = state["session"]
     patch = output.session_patch
-    slots_patch = dict(patch.slots_patch)
+    # A budget that cannot be one (-500, 10^32) is never kept, whoever proposed it.
+    slots_patch, _ = without_unusable_budget(patch.slots_patch)
     slots = state.get("slots", {})
     for name, value in slots.items():
         if session.slots.get(name) != value and name not in slots_patch:

@@ -27,8 +27,8 @@ from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
 from cartwise.understanding.base import Language, PlannerOutput
-from cartwise.understanding.rules.catalog_brands import brand_slug
 from cartwise.vocabulary import format_money
+from cartwise.vocabulary.slugs import slugify
 
 
 def label(slug: str, keywords: list[str], language: Language) -> str:
@@ -98,7 +98,7 @@ def asked_brand_names(plan: PlannerOutput, picks: Sequence[Pick], language: Lang
             (
                 p.candidate.product.brand
                 for p in picks
-                if brand_slug(p.candidate.product.brand) == slug
+                if slugify(p.candidate.product.brand) == slug
             ),
             "",
         )

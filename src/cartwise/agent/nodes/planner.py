@@ -10,6 +10,7 @@ from cartwise.agent.asking import gift_interest, is_vague_request, without_vague
 from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.followups import Resolution, resolve
+from cartwise.agent.picker import without_unusable_budget
 from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
@@ -51,7 +52,7 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         plan: PlannerOutput = await asyncio.to_thread(deps.engine.plan, message, session, memory)
         await sink.tool_result(call_id, plan.model_dump(mode="json"))
 
-    said = dict(plan.slots)
+    said, unusable_budget = without_unusable_budget(plan.slots)
     if "size" not in plan.slots:
         said.update(bare_slot_answer(message, session.open_questions))
     slots = {**session.slots, **said}
@@ -82,6 +83,9 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     if resolution.runs_search and resolution.search is not None:
         resolution = await with_reference(deps, message, session, plan, resolution)
     search = resolution.search if resolution.runs_search else None
+    if state.get("page_language"):
+        # Read and searched in the message's own language; answered in the page's.
+        plan = plan.model_copy(update={"language": state["page_language"]})
     return {
         "session": session,
         "history": history,
@@ -95,6 +99,7 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "slots": resolution.slots,
         "resolution": resolution,
         "vague_request": vague,
+        "unusable_budget": unusable_budget,
         "gift_interest": interest,
         "timings": timings,
     }

@@ -12,32 +12,16 @@ import asyncio
 from langgraph.runtime import Runtime
 
 from cartwise.agent.answers import answer_is_whole, render_answer
+from cartwise.agent.dialogue import shopper_currency
 from cartwise.agent.nodes.picker import label
 from cartwise.agent.picker import EXCLUSION_WHY
+from cartwise.agent.rejections import KINDS
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
 from cartwise.catalog.product import Domain
 from cartwise.memory.store import Category
 from cartwise.settings import Settings
 from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
 from cartwise.understanding.rules.small_talk import small_talk_kind
-
-FILTER_LABELS: dict[Language, dict[str, str]] = {
-    "zh": {
-        "excluded term": "含你排除的材质/元素",
-        "over budget": "超出预算",
-        "under budget minimum": "低于预算下限",
-        "size not available": "没有你的尺码",
-        "out of stock": "缺货",
-    },
-    "en": {
-        "excluded term": "contain something you excluded",
-        "over budget": "over budget",
-        "under budget minimum": "below your minimum price",
-        "size not available": "not in your size",
-        "out of stock": "out of stock",
-    },
-}
-"""Rejection kinds as the reply says them (the exact per-item reasons stay in `rejected`)."""
 
 WHAT_TO_FIND: dict[Language, str] = {
     "zh": "记住了。你想找什么商品？我会按你的偏好来挑。",
@@ -46,17 +30,10 @@ WHAT_TO_FIND: dict[Language, str] = {
 """Said when the message gave nothing to search (a bare preference in a new thread). Not an
 open question: any next message answers it."""
 
-DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 # Listings of these domains have ingredients; an exclusion there (an allergen) can only be
 # promised when the listing says what is in it.
 INGREDIENT_DOMAINS = frozenset({Domain.FOOD, Domain.BABY, Domain.BEAUTY})
 INGREDIENT_FIELDS = ("ingredients", "allergens")
-
-
-def shopper_currency(state: TurnState, settings: Settings, language: Language) -> str:
-    """The currency the shopper gave their budget in, else their language's."""
-    given = state.get("slots", {}).get("budget_currency", "").upper()
-    return given if given in settings.fx_to_base else DEFAULT_CURRENCY[language]
 
 
 def refusal_categories(state: TurnState) -> dict[str, Category]:
@@ -129,8 +106,8 @@ def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
         return ReplyFacts(
             language=language, query="", small_talk=small_talk_kind(state["message"]) or "ack"
         )
-    labels = FILTER_LABELS[language]
-    currency = shopper_currency(state, settings, language)
+    labels = KINDS[language]
+    currency = shopper_currency(state.get("slots", {}), language, settings)
     categories = refusal_categories(state)
     brands: list[str] = []
     refused: list[tuple[str, Category]] = []

@@ -81,6 +81,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             slots=state.get("slots", {}),
             open_questions=session.open_questions,
             sized=sold_in_sizes(c.product for c in in_scope(state, state.get("candidates", []))),
+            unusable_budget=state.get("unusable_budget", False),
         )
     update: TurnState = {
         "question": question,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cartwise.api.accounts.base import (
+    DELETING_ACCOUNT_ID,
     AccountRecord,
     AccountStore,
     InvalidCredentials,
@@ -13,6 +14,7 @@ from cartwise.api.accounts.sqlite import SqliteAccountStore
 from cartwise.settings import Settings
 
 __all__ = [
+    "DELETING_ACCOUNT_ID",
     "AccountRecord",
     "AccountStore",
     "InvalidCredentials",

@@ -28,6 +28,11 @@ class InvalidCredentials(CartwiseError):
     """A wrong username/password pair, or a bearer token that is expired, revoked or not ours."""
 
 
+DELETING_ACCOUNT_ID = "deleting"
+"""The account id of an account whose deletion has begun: no token matches it and no
+sign-in is accepted for it, so nothing new starts while its data is erased."""
+
+
 @dataclass(frozen=True)
 class AccountRecord:
     """One stored account."""
@@ -35,6 +40,10 @@ class AccountRecord:
     username: str
     account_id: str
     password_hash: str
+
+    @property
+    def deleting(self) -> bool:
+        return self.account_id == DELETING_ACCOUNT_ID
 
 
 class AccountStore(Protocol):
@@ -49,6 +58,12 @@ class AccountStore(Protocol):
 
     def set_password_hash(self, username: str, password_hash: str) -> None:
         """Replace the hash (a rehash with current parameters after a successful sign-in)."""
+        ...
+
+    def rotate(self, username: str, *, account_id: str, password_hash: str | None = None) -> bool:
+        """Give the account a new `account_id` — every token issued before stops working —
+        and, when given, a new password hash, in one atomic step; False when there is no
+        such account."""
         ...
 
     def delete(self, username: str) -> bool:

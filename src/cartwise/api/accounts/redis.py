@@ -29,6 +29,15 @@ return 1
 """
 
 
+# KEYS: the account hash. ARGV: the new account_id, then the new hash ('' keeps it).
+_ROTATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'account_id', ARGV[1])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'password_hash', ARGV[2]) end
+return 1
+"""
+
+
 class RedisAccountStore:
     """`AccountStore` in Redis (single server or cluster)."""
 
@@ -37,6 +46,7 @@ class RedisAccountStore:
         with self._redis.guard():
             self._create = self._redis.client.register_script(_CREATE_LUA)
             self._set_hash = self._redis.client.register_script(_SET_HASH_LUA)
+            self._rotate = self._redis.client.register_script(_ROTATE_LUA)
 
     def create(self, username: str, password_hash: str) -> AccountRecord:
         record = AccountRecord(username, new_account_id(), password_hash)
@@ -59,6 +69,11 @@ class RedisAccountStore:
     def set_password_hash(self, username: str, password_hash: str) -> None:
         with self._redis.guard():
             self._set_hash(keys=[_key(username)], args=[password_hash])
+
+    def rotate(self, username: str, *, account_id: str, password_hash: str | None = None) -> bool:
+        with self._redis.guard():
+            rotated = self._rotate(keys=[_key(username)], args=[account_id, password_hash or ""])
+        return int(rotated) == 1
 
     def delete(self, username: str) -> bool:
         with self._redis.guard():

@@ -93,6 +93,16 @@ class SqliteAccountStore:
             "UPDATE users SET password_hash = ? WHERE username = ?", password_hash, username
         )
 
+    def rotate(self, username: str, *, account_id: str, password_hash: str | None = None) -> bool:
+        changed = self._write(
+            "UPDATE users SET account_id = ?, password_hash = COALESCE(?, password_hash)"
+            " WHERE username = ?",
+            account_id,
+            password_hash,
+            username,
+        )
+        return changed > 0
+
     def delete(self, username: str) -> bool:
         return self._write("DELETE FROM users WHERE username = ?", username) > 0
 

@@ -1,14 +1,19 @@
-"""Liveness, readiness and Prometheus metrics (no authentication: for operators and probes)."""
+"""Liveness and readiness (no authentication: for probes) and Prometheus metrics (for the
+scraper only: METRICS_TOKEN, else loopback connections)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+import hmac
+import ipaddress
+
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from cartwise.api.deps import MetricsDep, StateDep
+from cartwise.api.deps import MetricsDep, SettingsDep, StateDep
 from cartwise.api.metrics import CONTENT_TYPE_LATEST
+from cartwise.api.openapi import responses
 from cartwise.api.schemas import HealthPublic
-from cartwise.errors import CartwiseError
+from cartwise.errors import CartwiseError, NotFound
 from cartwise.log import logger
 
 router = APIRouter(tags=["health"])
@@ -62,12 +67,29 @@ def readyz(state: StateDep) -> JSONResponse:
         200: {
             "description": "Prometheus text exposition format",
             "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
-        }
+        },
+        **responses(404),
     },
 )
-def metrics(metrics: MetricsDep) -> Response:
-    """Prometheus text exposition of this instance's metrics."""
+def metrics(metrics: MetricsDep, settings: SettingsDep, request: Request) -> Response:
+    """Prometheus text exposition of this instance's metrics, for the scraper only: with
+    METRICS_TOKEN set, the request must carry it as a bearer token; without it, only a
+    loopback connection is answered. Anyone else gets 404 (counters say how busy the
+    service is and how it fails)."""
+    if not _may_scrape(request, settings.metrics_token):
+        raise NotFound("route", request.url.path)
     return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _may_scrape(request: Request, token: str) -> bool:
+    if token:
+        given = request.headers.get("authorization", "")
+        return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+    host = request.client.host if request.client else ""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _unavailable(check: str, error: CartwiseError) -> str:

@@ -17,7 +17,7 @@ from cartwise.api.schemas import MemoryExport, PreferenceCreate, PreferencePubli
 from cartwise.errors import NotFound
 from cartwise.memory.store import SELF, PreferenceEntry, Provenance, check_recipient, utcnow
 
-router = APIRouter(prefix="/api/memory", tags=["memory"], responses=responses(401, 503))
+router = APIRouter(prefix="/api/memory", tags=["memory"], responses=responses(401, 410, 503))
 
 DedupKey = Annotated[str, Path(min_length=3, max_length=256)]
 RecipientQuery = Annotated[

@@ -9,7 +9,7 @@ from cartwise.api.openapi import responses
 from cartwise.api.schemas import ThreadPublic, ThreadSummary
 from cartwise.memory.session_state import SessionStore
 
-router = APIRouter(prefix="/api/threads", tags=["threads"], responses=responses(401, 503))
+router = APIRouter(prefix="/api/threads", tags=["threads"], responses=responses(401, 410, 503))
 
 
 def _summary(sessions: SessionStore, user: str, thread: str) -> ThreadSummary:

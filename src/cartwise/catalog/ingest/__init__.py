@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from cartwise.catalog.formats import FORMATS, Format
 from cartwise.catalog.ingest.base import (
-    FORMATS,
-    Format,
     IngestReport,
     ReaderOptions,
     RowError,

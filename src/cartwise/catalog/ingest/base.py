@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -28,9 +28,6 @@ from cartwise.catalog.product import Product
 from cartwise.catalog.specs import ProductSpecs, extract_listing_specs
 from cartwise.errors import CartwiseError
 from cartwise.log import logger
-
-Format = Literal["jsonl", "csv", "woocommerce", "shopify"]
-FORMATS: tuple[Format, ...] = ("jsonl", "csv", "woocommerce", "shopify")
 
 
 class RowError(BaseModel):

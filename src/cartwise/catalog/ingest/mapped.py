@@ -36,6 +36,7 @@ from cartwise.catalog.ingest.jsonl import json_lines
 from cartwise.catalog.normalize import RowProblem
 from cartwise.catalog.product import Product
 from cartwise.errors import IngestError
+from cartwise.yaml_data import load_yaml
 
 MAPPABLE_FIELDS = frozenset(
     {
@@ -118,7 +119,7 @@ class ColumnMapping(BaseModel):
 def load_mapping(path: Path) -> ColumnMapping:
     """Parse and check a mapping file; every problem is an `IngestError` naming the file."""
     try:
-        document = yaml.safe_load(read_text_checked(path))
+        document = load_yaml(read_text_checked(path))
         mapping = ColumnMapping.model_validate(document)
     except yaml.YAMLError as exc:
         raise IngestError(str(path), f"mapping is not YAML/JSON: {exc}") from exc

@@ -14,13 +14,13 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cartwise.catalog.specs.attributes import ATTRIBUTES
 from cartwise.catalog.specs.model import LabelSpec, NumericSpec, ProductSpecs, RequestSpecs
 from cartwise.errors import ConfigurationError
 from cartwise.text import has_han
+from cartwise.yaml_data import load_yaml
 
 Relation = Literal["agree", "at_least", "same"]
 
@@ -67,7 +67,7 @@ class CompatibilityTable(BaseModel):
 def compatibility_table() -> CompatibilityTable:
     text = resources.files("cartwise.catalog").joinpath("data/compatibility.yml").read_text("utf-8")
     try:
-        table = CompatibilityTable.model_validate(yaml.safe_load(text))
+        table = CompatibilityTable.model_validate(load_yaml(text))
     except ValidationError as exc:
         raise ConfigurationError(f"compatibility.yml is malformed: {exc}") from exc
     table.check_names()

@@ -27,7 +27,7 @@ from typing import Any
 from redis.exceptions import WatchError
 
 from cartwise.embedding.base import Embedder, Vector
-from cartwise.errors import StoreUnavailable
+from cartwise.errors import AccountErased, QuotaExceeded, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
     CHANGE_LOG_SLACK,
@@ -84,15 +84,40 @@ local function bump(recipient, fresh_epoch, slack, touched)
 end
 """
 
+# Every check a write makes first. KEYS[5]: the user's generation; ARGV[g]: the generation
+# the write belongs to ('*': any). Returns {4} when the user was erased since.
+_GENERATION_LUA = """
+local function erased(expected)
+  return expected ~= '*' and (redis.call('GET', KEYS[5]) or '') ~= expected
+end
+"""
+
+# KEYS[6..]: the entry hash of every namespace the user has (the cap counts them all).
 # ARGV: recipient, fresh epoch, key, expected payload ('' = absent), new payload, vector
-# value, then the keys to delete (opposite twin, superseded).
+# value, generation, cap (0: none), then the keys to delete (opposite twin, superseded).
+# Returns {1} written, {0, current} when the field changed (redo the merge), {2} at the cap,
+# {3} when a namespace appeared since the caller listed them (list again), {4} erased.
 _UPSERT_LUA = (
     _BUMP_LUA
+    + _GENERATION_LUA
     + f"""
+if erased(ARGV[7]) then return {{4}} end
 local current = redis.call('HGET', KEYS[1], ARGV[3]) or ''
 if current ~= ARGV[4] then return {{0, current}} end
+local cap = tonumber(ARGV[8])
+if cap > 0 and current == '' then
+  local listed = {{}}
+  for i = 6, #KEYS do listed[string.match(KEYS[i], ':prefs:(.+)$') or 'self'] = true end
+  for _, name in ipairs(redis.call('HKEYS', KEYS[3])) do
+    if not listed[name] then return {{3}} end
+  end
+  local kept = 0
+  for i = 6, #KEYS do kept = kept + redis.call('HLEN', KEYS[i]) end
+  for i = 9, #ARGV do kept = kept - redis.call('HEXISTS', KEYS[1], ARGV[i]) end
+  if kept >= cap then return {{2}} end
+end
 local touched = {{ARGV[3]}}
-for i = 7, #ARGV do
+for i = 9, #ARGV do
   if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then touched[#touched + 1] = ARGV[i] end
   redis.call('HDEL', KEYS[2], ARGV[i])
 end
@@ -103,12 +128,15 @@ return {{1}}
 """
 )
 
-# ARGV: recipient, fresh epoch, then the keys to delete. Returns how many existed.
+# ARGV: recipient, fresh epoch, generation, then the keys to delete. Returns how many
+# existed, or -1 when the user was erased since.
 _DELETE_LUA = (
     _BUMP_LUA
+    + _GENERATION_LUA
     + f"""
+if erased(ARGV[3]) then return -1 end
 local touched = {{}}
-for i = 3, #ARGV do
+for i = 4, #ARGV do
   if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then touched[#touched + 1] = ARGV[i] end
   redis.call('HDEL', KEYS[2], ARGV[i])
 end
@@ -155,8 +183,10 @@ class RedisPreferenceStore(VectorRanking):
         *,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_entries: int | None = None,
     ) -> None:
         super().__init__(embedder)
+        self._max_entries = max_entries
         self._tag = vector_tag(embedder).encode()
         self._dim = embedder.dim
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
@@ -167,7 +197,12 @@ class RedisPreferenceStore(VectorRanking):
             self._changes = self._redis.client.register_script(_CHANGES_LUA)
 
     def upsert(
-        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+        self,
+        user: str,
+        entry: PreferenceEntry,
+        *,
+        supersede: Sequence[str] = (),
+        generation: str | None = None,
     ) -> PreferenceEntry:
         check_user(user)
         for key in supersede:
@@ -182,6 +217,7 @@ class RedisPreferenceStore(VectorRanking):
             pipe.hget(vectors, entry.dedup_key)
             raw_payload, raw_vector = pipe.execute()
             expected = _text(raw_payload) if raw_payload else ""
+            namespaces = self._namespace_keys(user, entry.recipient)
             for _ in range(MAX_ATTEMPTS):
                 current = None if entry.dedup_key in retire else self._parse_or_none(expected)
                 stored = current.merged_with(entry) if current else entry
@@ -191,7 +227,7 @@ class RedisPreferenceStore(VectorRanking):
                 if vector is None:
                     vector = self.embedder.embed_documents([vector_text(stored)])[0]
                 result = self._upsert(
-                    keys=self._script_keys(user, entry.recipient),
+                    keys=[*self._script_keys(user, entry.recipient), *namespaces],
                     args=[
                         entry.recipient,
                         NamespaceVersion.fresh_epoch(),
@@ -199,25 +235,53 @@ class RedisPreferenceStore(VectorRanking):
                         expected,
                         dump_entry(stored),
                         self._encode(vector),
+                        "*" if generation is None else generation,
+                        self._max_entries or 0,
                         *deletes,
                     ],
                 )
-                if int(result[0]) == 1:
+                outcome = int(result[0])
+                if outcome == 1:
                     return stored
+                if outcome == 2:
+                    raise QuotaExceeded(
+                        "preferences", self._max_entries or 0, "delete some before adding more"
+                    )
+                if outcome == 3:
+                    namespaces = self._namespace_keys(user, entry.recipient)
+                    continue
+                if outcome == 4:
+                    raise AccountErased(user)
                 expected, raw_vector = _text(result[1]), None
         raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
-    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+    def supersede(
+        self,
+        user: str,
+        keys: Sequence[str],
+        *,
+        recipient: str = SELF,
+        generation: str | None = None,
+    ) -> int:
         if not keys:
             return 0
         check_user(user)
         check_recipient(recipient)
         with self._redis.guard():
-            deleted = self._delete(
-                keys=self._script_keys(user, recipient),
-                args=[recipient, NamespaceVersion.fresh_epoch(), *dict.fromkeys(keys)],
+            deleted = int(
+                self._delete(
+                    keys=self._script_keys(user, recipient),
+                    args=[
+                        recipient,
+                        NamespaceVersion.fresh_epoch(),
+                        "*" if generation is None else generation,
+                        *dict.fromkeys(keys),
+                    ],
+                )
             )
-        return int(deleted)
+        if deleted < 0:
+            raise AccountErased(user)
+        return deleted
 
     def get(self, user: str, key: str, *, recipient: str = SELF) -> PreferenceEntry | None:
         prefs, _ = self._keys(check_user(user), check_recipient(recipient))
@@ -228,8 +292,35 @@ class RedisPreferenceStore(VectorRanking):
     def list(self, user: str, *, recipient: str | None = None) -> list[PreferenceEntry]:
         return parse_rows(self.raw_rows(user, recipient=recipient))
 
-    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool:
-        return self.supersede(user, [key], recipient=recipient) > 0
+    def delete(
+        self, user: str, key: str, *, recipient: str = SELF, generation: str | None = None
+    ) -> bool:
+        return self.supersede(user, [key], recipient=recipient, generation=generation) > 0
+
+    def generation(self, user: str) -> str:
+        with self._redis.guard():
+            value = self._redis.client.get(self._generation_key(check_user(user)))
+        return _text(value) if value else ""
+
+    def erase(self, user: str) -> None:
+        check_user(user)
+        versions = self._versions_key(user)
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    # Any write bumps the versions hash: one landing meanwhile aborts EXEC.
+                    pipe.watch(versions)
+                    names = {SELF, *(_text(n) for n in pipe.hkeys(versions))}
+                    pipe.multi()
+                    for name in sorted(names):
+                        pipe.delete(*self._keys(user, name), self._changes_key(user, name))
+                    pipe.delete(versions)
+                    pipe.set(self._generation_key(user), NamespaceVersion.fresh_epoch())
+                    pipe.execute()
+                    return
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
     def raw_rows(self, user: str, *, recipient: str | None = None) -> builtins.list[RawRow]:
         """Rows exactly as stored, unvalidated (doctor and import only); one namespace, or
@@ -256,6 +347,8 @@ class RedisPreferenceStore(VectorRanking):
         """Atomically make `entries` the user's whole memory, every namespace (doctor --fix,
         import --replace)."""
         check_user(user)
+        if self._max_entries is not None and len(entries) > self._max_entries:
+            raise QuotaExceeded("preferences", self._max_entries, "import fewer entries")
         embedded = self.embedder.embed_documents([vector_text(e) for e in entries])
         with self._redis.guard():
             recipients = set(self._recipients(user)) | {e.recipient for e in entries}
@@ -343,7 +436,25 @@ class RedisPreferenceStore(VectorRanking):
     def _script_keys(self, user: str, recipient: str) -> builtins.list[str]:
         """KEYS of the writing and change-reading scripts (one cluster slot: `{user}`)."""
         prefs, vectors = self._keys(user, recipient)
-        return [prefs, vectors, self._versions_key(user), self._changes_key(user, recipient)]
+        return [
+            prefs,
+            vectors,
+            self._versions_key(user),
+            self._changes_key(user, recipient),
+            self._generation_key(user),
+        ]
+
+    def _namespace_keys(self, user: str, recipient: str) -> builtins.list[str]:
+        """The entry hash of every namespace of the user (and `recipient`'s), for the cap."""
+        if self._max_entries is None:
+            return []
+        with self._redis.guard():
+            names = {SELF, recipient, *self._recipients(user)}
+        return [self._keys(user, name)[0] for name in sorted(names)]
+
+    @staticmethod
+    def _generation_key(user: str) -> str:
+        return f"cw:{{{user}}}:prefgen"
 
     @staticmethod
     def _keys(user: str, recipient: str) -> tuple[str, str]:
@@ -380,6 +491,23 @@ class RedisPreferenceStore(VectorRanking):
             return None
 
 
+# KEYS: state, messages, thread index, generation. ARGV: thread, empty state, now ms, ttl ms,
+# cap (0: none), generation ('*': any). Returns 1 (live), 0 (at the cap), -1 (erased).
+_START_LUA = """
+if ARGV[6] ~= '*' and (redis.call('GET', KEYS[4]) or '') ~= ARGV[6] then return -1 end
+local now, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 1 end
+local cap = tonumber(ARGV[5])
+if cap > 0 and redis.call('ZCARD', KEYS[3]) >= cap then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl, 'NX')
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
+redis.call('PEXPIRE', KEYS[3], ttl)
+return 1
+"""
+
+
 class RedisSessionStore:
     """`SessionStore` in Redis: P_t via SET PX, messages in a capped list, both on one TTL.
 
@@ -393,13 +521,17 @@ class RedisSessionStore:
         ttl_seconds: float,
         max_messages: int,
         max_rejected: int,
+        max_threads: int | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         self._ttl_ms = max(1, round(ttl_seconds * 1000))
         self._max_messages = max_messages
         self._max_rejected = max_rejected
+        self._max_threads = max_threads
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
+        with self._redis.guard():
+            self._start = self._redis.client.register_script(_START_LUA)
 
     def get(self, user: str, thread: str) -> SessionPrefState:
         state_key = self._keys(user, thread)[0]
@@ -409,12 +541,39 @@ class RedisSessionStore:
             return SessionPrefState(thread=thread)
         return SessionPrefState.model_validate_json(payload)
 
-    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+    def start(self, user: str, thread: str, *, generation: str | None = None) -> None:
+        state_key, messages_key, threads_key = self._keys(user, thread)
+        with self._redis.guard():
+            started = int(
+                self._start(
+                    keys=[state_key, messages_key, threads_key, self._generation_key(user)],
+                    args=[
+                        thread,
+                        dump_session(SessionPrefState(thread=thread)),
+                        int(time.time() * 1000),
+                        self._ttl_ms,
+                        self._max_threads or 0,
+                        "*" if generation is None else generation,
+                    ],
+                )
+            )
+        if started < 0:
+            raise AccountErased(user)
+        if started == 0:
+            raise QuotaExceeded(
+                "threads", self._max_threads or 0, "delete an old conversation to start a new one"
+            )
+
+    def patch(
+        self, user: str, thread: str, patch: SessionPatch, *, generation: str | None = None
+    ) -> SessionPrefState:
         state_key = self._keys(user, thread)[0]
+        generation_key = self._generation_key(user)
         with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    pipe.watch(state_key)
+                    pipe.watch(state_key, generation_key)
+                    self._check_generation(pipe, user, generation)
                     payload = pipe.get(state_key)
                     current = (
                         SessionPrefState.model_validate_json(payload)
@@ -442,17 +601,33 @@ class RedisSessionStore:
             expires_ms, _, _ = pipe.execute()
         return expires_ms is not None and float(expires_ms) > now_ms
 
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+    def append_messages(
+        self,
+        user: str,
+        thread: str,
+        messages: Sequence[ChatMessage],
+        *,
+        generation: str | None = None,
+    ) -> None:
         if not messages:
             return
         state_key, messages_key, _ = self._keys(user, thread)
-        with self._redis.guard():
-            pipe = self._redis.client.pipeline(transaction=True)
-            pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
-            pipe.ltrim(messages_key, -self._max_messages, -1)
-            pipe.pexpire(state_key, self._ttl_ms)
-            self._refresh(pipe, user, thread)
-            pipe.execute()
+        generation_key = self._generation_key(user)
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    pipe.watch(generation_key)
+                    self._check_generation(pipe, user, generation)
+                    pipe.multi()
+                    pipe.rpush(messages_key, *(m.model_dump_json() for m in messages))
+                    pipe.ltrim(messages_key, -self._max_messages, -1)
+                    pipe.pexpire(state_key, self._ttl_ms)
+                    self._refresh(pipe, user, thread)
+                    pipe.execute()
+                    return
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
 
     def messages(self, user: str, thread: str) -> list[ChatMessage]:
         messages_key = self._keys(user, thread)[1]
@@ -474,8 +649,46 @@ class RedisSessionStore:
             expires_ms = self._redis.client.zscore(threads_key, thread)
         return expires_ms is not None and float(expires_ms) > time.time() * 1000
 
+    def generation(self, user: str) -> str:
+        check_user(user)
+        with self._redis.guard():
+            value = self._redis.client.get(self._generation_key(user))
+        return _text(value) if value else ""
+
+    def erase(self, user: str) -> None:
+        threads_key = self._keys(user, "")[2]
+        with self._redis.guard(), self._redis.client.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    # Every write of a thread touches the index: one landing meanwhile aborts.
+                    pipe.watch(threads_key)
+                    threads = [_text(t) for t in pipe.zrange(threads_key, 0, -1)]
+                    pipe.multi()
+                    for thread in threads:
+                        pipe.delete(*self._keys(user, thread)[:2])
+                    pipe.delete(threads_key)
+                    pipe.set(self._generation_key(user), NamespaceVersion.fresh_epoch())
+                    pipe.execute()
+                    return
+                except WatchError:
+                    continue
+        raise StoreUnavailable(self._redis.url, f"gave up after {MAX_ATTEMPTS} contended attempts")
+
     def close(self) -> None:
         self._redis.close()
+
+    def _check_generation(self, pipe: Any, user: str, generation: str | None) -> None:
+        """Under WATCH of the generation key: `AccountErased` when the user moved past it."""
+        if generation is None:
+            return
+        current = pipe.get(self._generation_key(user))
+        if (_text(current) if current else "") != generation:
+            pipe.reset()
+            raise AccountErased(user)
+
+    @staticmethod
+    def _generation_key(user: str) -> str:
+        return f"cw:{{{check_user(user)}}}:sessgen"
 
     def _refresh(self, pipe: Any, user: str, thread: str) -> None:
         """Queue the writes that keep messages and the thread index on the state's TTL."""

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cartwise.embedding.base import Embedder, Vector
-from cartwise.errors import StoreUnavailable
+from cartwise.errors import AccountErased, QuotaExceeded, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
     CHANGE_LOG_SLACK,
@@ -46,13 +46,25 @@ from cartwise.memory.session_state import (
 from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
 
 BUSY_TIMEOUT_MS = 30_000
+MAX_ATTEMPTS = 1_000
+"""An upsert whose row changed between its read and its commit is redone; each retry means
+another writer committed, so the bound only turns a pathological storm into an error."""
+
+# Both files keep, per user, the generation `erase` moves the user to (see PreferenceStore).
+_GENERATIONS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS user_generations (
+    user TEXT PRIMARY KEY,
+    generation TEXT NOT NULL
+) WITHOUT ROWID;
+"""
 
 # Each recipient is a namespace: the same dedup_key may exist once per (user, recipient).
 # `namespace_versions` changes with every write to a namespace (`epoch.seq`, see
 # `NamespaceVersion`) and `preference_changes` holds, per key, the seq of the last write that
 # touched it (written or deleted): a reader patches its cached namespace with the keys
 # changed since the seq it holds.
-_PREFERENCES_SCHEMA = """
+_PREFERENCES_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS preferences (
     user TEXT NOT NULL,
     recipient TEXT NOT NULL DEFAULT 'self',
@@ -77,6 +89,8 @@ CREATE TABLE IF NOT EXISTS preference_changes (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS preference_changes_by_seq ON preference_changes (user, recipient, seq);
 """
+    + _GENERATIONS_SCHEMA
+)
 
 # Files written before recipients existed key rows by (user, key): every row there is the
 # shopper's own. A WITHOUT ROWID table's primary key cannot be altered, so the table is
@@ -97,7 +111,8 @@ INSERT INTO preferences (user, recipient, key, payload, vector, vector_tag)
 DROP TABLE preferences_before_recipients;
 """
 
-_SESSIONS_SCHEMA = """
+_SESSIONS_SCHEMA = (
+    """
 -- `threads` keyed thread ids globally (one owner per id); its rows are short-lived session
 -- scratch (SESSION_TTL_HOURS), so it is dropped rather than migrated.
 DROP TABLE IF EXISTS threads;
@@ -112,6 +127,8 @@ CREATE TABLE IF NOT EXISTS user_threads (
 CREATE INDEX IF NOT EXISTS user_threads_by_user ON user_threads (user, expires_at);
 CREATE INDEX IF NOT EXISTS user_threads_by_expiry ON user_threads (expires_at);
 """
+    + _GENERATIONS_SCHEMA
+)
 
 
 class _SqliteDatabase:
@@ -237,6 +254,24 @@ def _set_version(
     )
 
 
+def _generation(conn: sqlite3.Connection, user: str) -> str:
+    row = conn.execute("SELECT generation FROM user_generations WHERE user = ?", (user,)).fetchone()
+    return str(row[0]) if row else ""
+
+
+def _check_generation(conn: sqlite3.Connection, user: str, generation: str | None) -> None:
+    """Inside a write: `AccountErased` when the user moved past `generation` (None: any)."""
+    if generation is not None and _generation(conn, user) != generation:
+        raise AccountErased(user)
+
+
+def _new_generation(conn: sqlite3.Connection, user: str) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO user_generations (user, generation) VALUES (?, ?)",
+        (user, NamespaceVersion.fresh_epoch()),
+    )
+
+
 def _version(conn: sqlite3.Connection, user: str, recipient: str) -> NamespaceVersion:
     row = conn.execute(
         "SELECT version FROM namespace_versions WHERE user = ? AND recipient = ?",
@@ -248,25 +283,35 @@ def _version(conn: sqlite3.Connection, user: str, recipient: str) -> NamespaceVe
 class SqlitePreferenceStore(VectorRanking):
     """`PreferenceStore` in one SQLite file; vectors are stored with their entries."""
 
-    def __init__(self, path: Path, embedder: Embedder) -> None:
+    def __init__(self, path: Path, embedder: Embedder, *, max_entries: int | None = None) -> None:
         super().__init__(embedder)
         self._tag = vector_tag(embedder)
+        self._max_entries = max_entries
         self._db = _SqliteDatabase(path, _PREFERENCES_SCHEMA, migrate=_add_recipients)
 
     def upsert(
-        self, user: str, entry: PreferenceEntry, *, supersede: Sequence[str] = ()
+        self,
+        user: str,
+        entry: PreferenceEntry,
+        *,
+        supersede: Sequence[str] = (),
+        generation: str | None = None,
     ) -> PreferenceEntry:
         check_user(user)
         for key in supersede:
             PreferenceEntry.parse_key(key)
         recipient = entry.recipient
         retire = {entry.opposite_key, *supersede}
-        with self._db.write() as conn:
-            row = conn.execute(
-                "SELECT payload, vector, vector_tag FROM preferences "
-                "WHERE user = ? AND recipient = ? AND key = ?",
-                (user, recipient, entry.dedup_key),
-            ).fetchone()
+        select = (
+            "SELECT payload, vector, vector_tag FROM preferences "
+            "WHERE user = ? AND recipient = ? AND key = ?"
+        )
+        for _ in range(MAX_ATTEMPTS):
+            # The vector is made outside the write lock, so one shopper's embedding never
+            # holds up another's reads; the merge commits only if the row is still what it
+            # was read as (otherwise it is redone from the newer row).
+            with self._db.read() as conn:
+                row = conn.execute(select, (user, recipient, entry.dedup_key)).fetchone()
             current = self._parse_or_none(row[0]) if row else None
             if entry.dedup_key in retire:  # superseding its own key: replace, don't merge
                 current = None
@@ -274,33 +319,57 @@ class SqlitePreferenceStore(VectorRanking):
             vector = self._reusable_vector(current, stored, row)
             if vector is None:
                 vector = self.embedder.embed_documents([vector_text(stored)])[0]
-            deleted = [
-                key
-                for key in sorted(retire - {entry.dedup_key})
-                if conn.execute(
-                    "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
-                    (user, recipient, key),
-                ).rowcount
-            ]
-            conn.execute(
-                "INSERT OR REPLACE INTO preferences "
-                "(user, recipient, key, payload, vector, vector_tag) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    user,
-                    recipient,
-                    stored.dedup_key,
-                    dump_entry(stored),
-                    encode_vector(vector),
-                    self._tag,
-                ),
-            )
-            _bump(conn, user, recipient, [stored.dedup_key, *deleted])
-        return stored
+            with self._db.write() as conn:
+                _check_generation(conn, user, generation)
+                now = conn.execute(select, (user, recipient, entry.dedup_key)).fetchone()
+                if (now[0] if now else None) != (row[0] if row else None):
+                    continue
+                deleted = [
+                    key
+                    for key in sorted(retire - {entry.dedup_key})
+                    if conn.execute(
+                        "DELETE FROM preferences WHERE user = ? AND recipient = ? AND key = ?",
+                        (user, recipient, key),
+                    ).rowcount
+                ]
+                if now is None and self._max_entries is not None:
+                    (kept,) = conn.execute(
+                        "SELECT COUNT(*) FROM preferences WHERE user = ?", (user,)
+                    ).fetchone()
+                    if kept >= self._max_entries:
+                        raise QuotaExceeded(
+                            "preferences", self._max_entries, "delete some before adding more"
+                        )
+                conn.execute(
+                    "INSERT OR REPLACE INTO preferences "
+                    "(user, recipient, key, payload, vector, vector_tag) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        user,
+                        recipient,
+                        stored.dedup_key,
+                        dump_entry(stored),
+                        encode_vector(vector),
+                        self._tag,
+                    ),
+                )
+                _bump(conn, user, recipient, [stored.dedup_key, *deleted])
+            return stored
+        raise StoreUnavailable(
+            str(self._db.path), f"gave up after {MAX_ATTEMPTS} contended attempts"
+        )
 
-    def supersede(self, user: str, keys: Sequence[str], *, recipient: str = SELF) -> int:
+    def supersede(
+        self,
+        user: str,
+        keys: Sequence[str],
+        *,
+        recipient: str = SELF,
+        generation: str | None = None,
+    ) -> int:
         check_user(user)
         check_recipient(recipient)
         with self._db.write() as conn:
+            _check_generation(conn, user, generation)
             deleted = [
                 key
                 for key in dict.fromkeys(keys)
@@ -324,8 +393,21 @@ class SqlitePreferenceStore(VectorRanking):
     def list(self, user: str, *, recipient: str | None = None) -> list[PreferenceEntry]:
         return parse_rows(self.raw_rows(user, recipient=recipient))
 
-    def delete(self, user: str, key: str, *, recipient: str = SELF) -> bool:
-        return self.supersede(user, [key], recipient=recipient) > 0
+    def delete(
+        self, user: str, key: str, *, recipient: str = SELF, generation: str | None = None
+    ) -> bool:
+        return self.supersede(user, [key], recipient=recipient, generation=generation) > 0
+
+    def generation(self, user: str) -> str:
+        with self._db.read() as conn:
+            return _generation(conn, check_user(user))
+
+    def erase(self, user: str) -> None:
+        check_user(user)
+        with self._db.write() as conn:
+            for table in ("preferences", "preference_changes", "namespace_versions"):
+                conn.execute(f"DELETE FROM {table} WHERE user = ?", (user,))
+            _new_generation(conn, user)
 
     def raw_rows(self, user: str, *, recipient: str | None = None) -> builtins.list[RawRow]:
         """Rows exactly as stored, unvalidated (doctor and import only); one namespace, or
@@ -350,6 +432,8 @@ class SqlitePreferenceStore(VectorRanking):
         """Atomically make `entries` the user's whole memory, every namespace (doctor --fix,
         import --replace)."""
         check_user(user)
+        if self._max_entries is not None and len(entries) > self._max_entries:
+            raise QuotaExceeded("preferences", self._max_entries, "import fewer entries")
         vectors = self.embedder.embed_documents([vector_text(e) for e in entries])
         with self._db.write() as conn:
             touched = {
@@ -468,11 +552,13 @@ class SqliteSessionStore:
         ttl_seconds: float,
         max_messages: int,
         max_rejected: int,
+        max_threads: int | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._ttl = ttl_seconds
         self._max_messages = max_messages
         self._max_rejected = max_rejected
+        self._max_threads = max_threads
         self._clock = clock
         self._db = _SqliteDatabase(path, _SESSIONS_SCHEMA)
 
@@ -482,8 +568,29 @@ class SqliteSessionStore:
             return SessionPrefState(thread=thread)
         return SessionPrefState.model_validate_json(row[0])
 
-    def patch(self, user: str, thread: str, patch: SessionPatch) -> SessionPrefState:
+    def start(self, user: str, thread: str, *, generation: str | None = None) -> None:
         with self._db.write() as conn:
+            _check_generation(conn, user, generation)
+            state_json, _ = self._claim(conn, user, thread)
+            if state_json:
+                return
+            if self._max_threads is not None:
+                (live,) = conn.execute(
+                    "SELECT COUNT(*) FROM user_threads WHERE user = ?", (user,)
+                ).fetchone()
+                if live >= self._max_threads:
+                    raise QuotaExceeded(
+                        "threads",
+                        self._max_threads,
+                        "delete an old conversation to start a new one",
+                    )
+            self._save(conn, user, thread, dump_session(SessionPrefState(thread=thread)), "[]")
+
+    def patch(
+        self, user: str, thread: str, patch: SessionPatch, *, generation: str | None = None
+    ) -> SessionPrefState:
+        with self._db.write() as conn:
+            _check_generation(conn, user, generation)
             state_json, messages_json = self._claim(conn, user, thread)
             current = (
                 SessionPrefState.model_validate_json(state_json)
@@ -502,8 +609,16 @@ class SqliteSessionStore:
             )
             return cursor.rowcount > 0
 
-    def append_messages(self, user: str, thread: str, messages: Sequence[ChatMessage]) -> None:
+    def append_messages(
+        self,
+        user: str,
+        thread: str,
+        messages: Sequence[ChatMessage],
+        *,
+        generation: str | None = None,
+    ) -> None:
         with self._db.write() as conn:
+            _check_generation(conn, user, generation)
             state_json, messages_json = self._claim(conn, user, thread)
             history = [ChatMessage.model_validate(m) for m in _json_list(messages_json)]
             history = [*history, *messages][-self._max_messages :]
@@ -527,6 +642,15 @@ class SqliteSessionStore:
 
     def exists(self, user: str, thread: str) -> bool:
         return self._live_row(user, thread) is not None
+
+    def generation(self, user: str) -> str:
+        with self._db.read() as conn:
+            return _generation(conn, check_user(user))
+
+    def erase(self, user: str) -> None:
+        with self._db.write() as conn:
+            conn.execute("DELETE FROM user_threads WHERE user = ?", (check_user(user),))
+            _new_generation(conn, user)
 
     def close(self) -> None:
         self._db.close()

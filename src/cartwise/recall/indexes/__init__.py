@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from cartwise.recall.indexes.base import IndexHit, ProductIndex, SearchFilters
 from cartwise.settings import Settings
+from cartwise.vocabulary.slugs import slugify
 
 __all__ = ["IndexHit", "ProductIndex", "SearchFilters", "create_index", "index_name"]
 
 
 def index_name(dim: int, embedder_name: str = "") -> str:
     """A per-embedder catalog name: vectors of two models never share one index."""
-    slug = re.sub(r"[^a-z0-9]+", "_", embedder_name.lower()).strip("_")
+    slug = slugify(embedder_name, separator="_")
     return f"{slug}_{dim}" if slug else f"d{dim}"
 
 

@@ -9,9 +9,8 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
-
 from cartwise.errors import ConfigurationError
+from cartwise.yaml_data import load_yaml
 
 PromptName = Literal["planner_prompt", "memory_curator_prompt", "reply_prompt"]
 PROMPT_NAMES: tuple[PromptName, ...] = ("planner_prompt", "memory_curator_prompt", "reply_prompt")
@@ -21,7 +20,7 @@ PROMPT_NAMES: tuple[PromptName, ...] = ("planner_prompt", "memory_curator_prompt
 def load_prompts() -> dict[str, str]:
     """All prompts by name; a missing or empty prompt is a packaging error."""
     text = resources.files(__package__).joinpath("prompts.yml").read_text(encoding="utf-8")
-    loaded = yaml.safe_load(text)
+    loaded = load_yaml(text)
     if not isinstance(loaded, dict):
         raise ConfigurationError("prompts.yml must be a mapping of prompt name to text")
     prompts = {str(name): str(value).strip() for name, value in loaded.items()}

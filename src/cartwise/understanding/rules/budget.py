@@ -40,7 +40,10 @@ def _amount(name: str) -> str:
     number = rf"(?<!\d)(?<!\d\.)(?P<{name}>{NUMBER_PATTERN})(?!\d|\.\d|[{ZH_NUMERAL_CHARS}])"
     prefix = _PREFIX.replace("(?P<pre>", f"(?P<{name}_pre>")
     suffix = _SUFFIX.replace("(?P<post>", f"(?P<{name}_post>")
-    return rf"{prefix}{number}{suffix}{_NOT_MONEY}"
+    # A minus sign before the amount or its currency ("budget -500", "-$20") is read, so a
+    # negative budget reaches the agent as negative instead of passing for a positive one.
+    sign = rf"(?:(?P<{name}_sign>(?<![\w.])-)\s?)?"
+    return rf"{sign}{prefix}(?P<{name}_sign2>-)?{number}{suffix}{_NOT_MONEY}"
 
 
 _A = _amount("a")
@@ -144,10 +147,18 @@ def parse_budget(text: str) -> BudgetFinding:
     return finding
 
 
+def _signed(hit: re.Match[str], name: str) -> float | None:
+    amount = parse_amount(hit.group(name))
+    if amount is None:
+        return None
+    negative = hit.groupdict().get(f"{name}_sign") or hit.groupdict().get(f"{name}_sign2")
+    return -amount if negative else amount
+
+
 def _accept(kind: str, hit: re.Match[str], text: str) -> bool:
     """Reject numbers that are plainly not money."""
-    amount = parse_amount(hit.group("a"))
-    if amount is None or amount <= 0:
+    amount = _signed(hit, "a")
+    if amount is None or amount == 0:
         return False
     money_context = re.search(r"预算|价|钱|budget|price|cost|spend|pay|cheap|expensive", text)
     if kind == "price":
@@ -163,10 +174,10 @@ def _accept(kind: str, hit: re.Match[str], text: str) -> bool:
 
 
 def _apply(kind: str, hit: re.Match[str], finding: BudgetFinding) -> None:
-    amount = parse_amount(hit.group("a")) or 0.0
+    amount = _signed(hit, "a") or 0.0
     finding.currency = _currency(hit, "a", "b") if kind == "range" else _currency(hit, "a")
     if kind == "range":
-        upper = parse_amount(hit.group("b")) or 0.0
+        upper = _signed(hit, "b") or 0.0
         if amount < 10 <= upper and not hit.group("a")[0].isdigit() and upper >= 100:
             # 三到五百: the first figure shares the second's unit.
             amount *= 10 ** (len(str(int(upper))) - 1)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from cartwise.catalog.brands import CatalogBrand, demo_catalog_brands
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry
 from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput, ReplyFacts
 from cartwise.understanding.rules import curator, reply
-from cartwise.understanding.rules.catalog_brands import CatalogBrand, demo_catalog_brands
 from cartwise.understanding.rules.lexicon import Lexicon, load_lexicon
 from cartwise.understanding.rules.negation import scope_terms
 from cartwise.understanding.rules.planner import RulesPlanner
@@ -25,7 +25,7 @@ def default_lexicon() -> Lexicon:
 class RulesEngine:
     """Engine protocol over lexicon + grammars; deterministic, no network.
 
-    `catalog`: brands mined from the ingested catalogs (`catalog_brands`), added to the
+    `catalog`: brands mined from the ingested catalogs (`cartwise.catalog.brands`), added to the
     lexicon so a brand any catalog sells is understood, not only the curated ones."""
 
     def __init__(

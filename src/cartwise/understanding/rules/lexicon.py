@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
-from cartwise.understanding.rules.catalog_brands import CatalogBrand
 from cartwise.vocabulary import Brand, Entry, Kind, Matcher, build_matcher, merge_brands
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
@@ -126,7 +126,7 @@ class Lexicon:
         return {slug for (kind, slug) in self._forms if kind == "preference"}
 
     def with_brands(self, brands: Iterable[CatalogBrand]) -> Lexicon:
-        """The packaged lexicon plus brands mined from catalogs (`catalog_brands`), merged
+        """The packaged lexicon plus brands mined from catalogs (`cartwise.catalog.brands`), merged
         with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
         knows keeps its slug and gains new aliases; an English form new to the lexicon
         matches only as the catalog spells it."""

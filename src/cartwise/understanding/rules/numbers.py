@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 ZH_DIGITS = {
@@ -82,8 +83,17 @@ def parse_amount(text: str) -> float | None:
     return parse_zh_numeral(raw)
 
 
+EXACT_DIGITS = 1e15
+"""Past this a float no longer holds every digit: written in exponent form, not as digits
+it never had."""
+
+
 def format_amount(value: float) -> str:
-    """Slot format: integers without decimals (40.00 → "40"), otherwise at most 2 decimals."""
+    """Slot format: integers without decimals (40.00 → "40"), otherwise at most 2 decimals.
+    Whatever was written is read as written ("-500", "1e+32", "inf"): whether it can be a
+    budget is for the agent to judge, not for the reader to crash on."""
+    if not math.isfinite(value) or abs(value) >= EXACT_DIGITS:
+        return f"{value:.6g}"
     rounded = round(value, 2)
     if rounded == int(rounded):
         return str(int(rounded))

@@ -1,12 +1,12 @@
 """Dislikes of things the lexicon does not know ("I avoid graphic violence", "我不吃香菜").
 
 - English: the object after a strong refusal or aversion verb becomes a slug of up to three
-  words, the last one singular by `inflect` ("horror movies" → horror-movie; plural-only
-  nouns such as "jeans" stay as they are); keywords are the words themselves.
+  words, the last one singular ("horror movies" → horror-movie; plural-only nouns such as
+  "jeans" stay as they are); keywords are the words themselves.
 - Chinese: the object of a refusal or aversion (不要/不想要/不喜欢/讨厌/不吃/不穿/不用 … X,
   or X … 我不穿/不要) — a run of Chinese characters, without particles and without a product
   noun the lexicon knows ("灯芯绒的裤子" → 灯芯绒). Its slug is the pinyin of the word
-  (`pypinyin`, "香菜" → xiangcai): an ASCII key for storage and dedup, while the Chinese
+  (`slugify`, "香菜" → xiangcai): an ASCII key for storage and dedup, while the Chinese
   word itself is the keyword the hard filter matches. (Chosen by measurement over an alias
   table mined from the catalogs: see docs/reports/understanding.md.)
 - Never from a clause that states nothing (a question, a negated fact, a past view), and
@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-
-import inflect
 
 from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import Lexicon
 from cartwise.understanding.rules.negation import Scoping
+from cartwise.vocabulary.nouns import singular
+from cartwise.vocabulary.slugs import slugify
 
 
 @dataclass(frozen=True)
@@ -147,30 +146,6 @@ _REJECT = {
 }
 
 
-# Nouns that are plural only: inflect would make "jeans" a "jean".
-_PLURAL_ONLY = {
-    "clothes",
-    "pants",
-    "jeans",
-    "shorts",
-    "leggings",
-    "trousers",
-    "tights",
-    "pajamas",
-    "pyjamas",
-    "glasses",
-    "sunglasses",
-    "scissors",
-    "news",
-    "series",
-    "species",
-    "gas",
-    "headphones",
-    "earphones",
-    "earbuds",
-    "goggles",
-    "overalls",
-}
 # A time, a meal or a routine: a habit, not a product ("before 10am", "after dinner").
 _ROUTINE = re.compile(
     r"\b(?:before|after|until|past|by)\s+(?:\d|noon|midnight|lunch|dinner|breakfast|bed|work|"
@@ -197,19 +172,6 @@ _CONTENT = re.compile(
 _SENSE_OF = re.compile(r"^(?:the\s+)?(?:scent|smell|taste|sound|look|feel|texture)s?\s+of\s+")
 # A modifier or a sense cut loose from its noun is no object ("foods high in ...").
 _NOT_AN_OBJECT = {"high", "low", "bold", "taste", "smell", "texture", "flavor", "flavour"}
-
-
-@lru_cache(maxsize=1)
-def _inflector() -> inflect.engine:
-    return inflect.engine()
-
-
-def singular(word: str) -> str:
-    """ "movies" → movie, "strawberries" → strawberry; plural-only nouns unchanged."""
-    if word in _PLURAL_ONLY or len(word) <= 3:
-        return word
-    result = _inflector().singular_noun(word)
-    return result if isinstance(result, str) and result else word
 
 
 def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
@@ -308,13 +270,6 @@ def _zh_object(raw: str, lexicon: Lexicon) -> str:
     return word
 
 
-def pinyin_slug(word: str) -> str:
-    """The ASCII slug of a Chinese word: its pinyin, syllables joined ("香菜" → xiangcai)."""
-    from pypinyin import lazy_pinyin  # a second to load: only when a Chinese word needs it
-
-    return re.sub(r"[^a-z0-9]+", "-", "".join(lazy_pinyin(word)).lower()).strip("-")
-
-
 def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[FreeObject]:
     """Refused Chinese objects outside the lexicon (see the module docstring)."""
     lowered = text.lower()
@@ -332,7 +287,7 @@ def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[Free
         word = _zh_object(hit.group("obj"), lexicon)
         if len(word) < 2 or word in _ZH_NOT_OBJECTS or any(lexicon.scan(word)):
             continue
-        slug = pinyin_slug(word)
+        slug = slugify(word)
         if slug:
             found.append(FreeObject(slug, (word,), index, clause))
     return found

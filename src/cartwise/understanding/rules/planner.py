@@ -54,6 +54,7 @@ from cartwise.understanding.rules.recipients import (
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
+from cartwise.understanding.rules.voice import Voice, read_voices
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
@@ -133,6 +134,8 @@ class RulesPlanner:
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
         recipient = purchase_recipient(text, mentions) or session.recipient
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
+        voices = read_voices(text, scoping.clauses, mentions, buying_for=recipient)
+        _keep_only_own_words(scoping, holders, voices)
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
@@ -441,6 +444,24 @@ def _anaphoric_flip(text: str, memory: Sequence[PreferenceEntry]) -> StatedPrefe
         keywords=list(latest.keywords),
         scope="long_term",
     )
+
+
+def _keep_only_own_words(scoping: Scoping, holders: list[str], voices: list[Voice]) -> None:
+    """Only the shopper's own words become memory: a clause that is quoted, pasted,
+    supposed or someone else's states nothing (its unknown words are no free dislike
+    either); a revoked past dislike is taken back; words a named person said are theirs."""
+    for index, voice in enumerate(voices):
+        if voice.kind == "own":
+            continue
+        if voice.holder is not None:
+            holders[index] = voice.holder
+            continue
+        scoping.silent_clauses.add(index)
+        for term in scoping.terms:
+            if term.clause != index:
+                continue
+            revoked = voice.kind == "revoked" and term.stance == "dislike"
+            term.stance = "retract" if revoked else "ignored"
 
 
 def _contrasted(

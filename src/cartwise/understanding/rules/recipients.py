@@ -6,7 +6,7 @@ keeps a namespace per recipient, so the slugs here are storage keys: never renam
 
 - `canonical_recipient("我妈")` → "mum"; `canonical_recipient("my friend Alice")` →
   "friend-alice"; `canonical_recipient("朋友小林")` → "friend-xiaolin" (a Chinese name is
-  transliterated with pypinyin); anything that names nobody → None.
+  transliterated to pinyin); anything that names nobody → None.
 - `find_recipients(text)` → every mention with its span, for the planner, which decides
   per clause whose a preference is (a pronoun 他/她/he/she continues the last mention).
 - `purchase_recipient(text)` → whom this message's purchase is for (给我妈买, 帮我爸挑,
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from cartwise.text import HAN
 from cartwise.vocabulary.people import recipient_words
+from cartwise.vocabulary.slugs import slugify
 
 SELF = "self"
 
@@ -61,16 +62,6 @@ class Mention:
     slug: str
 
 
-def _slugify_name(name: str) -> str:
-    if name.isascii():
-        ascii_name = name.lower()
-    else:
-        from pypinyin import lazy_pinyin  # a second to load: only for Chinese names
-
-        ascii_name = "".join(lazy_pinyin(name))
-    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-
-
 def _friend_name(original: str, end: int) -> tuple[str, int] | None:
     rest = original[end:]
     zh = _ZH_NAME.match(rest)
@@ -107,7 +98,7 @@ def find_recipients(text: str) -> list[Mention]:
         if mention.slug == "friend":
             found = _friend_name(text, mention.end)
             if found is not None:
-                slug = _slugify_name(found[0])
+                slug = slugify(found[0])
                 if slug:
                     named.append(Mention(mention.start, found[1], f"friend-{slug}"))
                     continue

@@ -2,7 +2,7 @@
 import { api, session, setUnauthorizedHandler } from "./api.js";
 import { Chat } from "./chat.js";
 import { toast } from "./dom.js";
-import { applyStatic, lang, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { applyStatic, lang, loadDomainNames, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { MemoryPanel, renderSession, renderSessionError } from "./memory.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -88,7 +88,7 @@ function setPanelOpen(open) {
 
 function onSession(state) {
   sessionState = state;
-  renderSession($("#session-panel"), state);
+  renderSession($("#session-panel"), state, memory ? memory.entries : []);
 }
 
 async function loadThread() {
@@ -163,7 +163,7 @@ function wire() {
     if (!chat) return;
     chat.rerender();
     memory.render();
-    renderSession($("#session-panel"), sessionState);
+    renderSession($("#session-panel"), sessionState, memory.entries);
   });
   setUnauthorizedHandler(() => {
     session.clear();
@@ -173,6 +173,7 @@ function wire() {
 
 wire();
 applyStatic(document);
+loadDomainNames().then(() => memory?.render());
 document.body.dataset.ready = "true";
 if (session.token) showApp();
 else showAuth();

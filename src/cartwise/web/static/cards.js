@@ -1,7 +1,7 @@
 // Product cards grouped by platform, the price-compare table, and the personalization badge,
 // all rendered from the turn's STATE_SNAPSHOT / CUSTOM events.
 import { h, imageUrl, platformHue, platformName, webUrl } from "./dom.js";
-import { formatMoney, lang, t } from "./i18n.js";
+import { formatMoney, lang, preferenceWord, rejectionReason, t, tn } from "./i18n.js";
 
 const BAG_ICON =
   "M6 7V6a6 6 0 0 1 12 0v1h2.2a1 1 0 0 1 1 .9l1.2 13A2 2 0 0 1 20.4 23H3.6a2 2 0 0 1-2-2.1l1.2-13A1 1 0 0 1 3.8 7H6Zm2 0h8V6a4 4 0 0 0-8 0v1Z";
@@ -41,18 +41,25 @@ function stars(rating) {
   );
 }
 
-function priceBlock(product, baseCurrency) {
+/** An offer's price in the shopper's currency — the one the reply quotes — and "≈" when
+ * converted; `null` when it is listed in it (or the turn named no currency). */
+function shopperPrice(offer, currency) {
+  if (!currency || !offer.currency || offer.currency === currency.code || offer.price_base == null) return null;
+  return t("cards.approx", { price: formatMoney(Math.round((offer.price_base / currency.to_base) * 100) / 100, currency.code) });
+}
+
+function priceBlock(product, currency) {
   const listed = formatMoney(product.price, product.currency);
-  const showBase = product.currency && product.currency !== baseCurrency && product.price_base != null;
+  const converted = shopperPrice(product, currency);
   return h(
     "div",
-    { class: "price" },
-    h("span", { class: "price-listed" }, listed),
-    showBase ? h("span", { class: "price-base" }, t("cards.approx", { price: formatMoney(product.price_base, baseCurrency) })) : null,
+    { class: "price", "data-currency": converted ? currency.code : product.currency },
+    h("span", { class: "price-listed" }, converted || listed),
+    converted ? h("span", { class: "price-base" }, t("cards.listed", { price: listed })) : null,
   );
 }
 
-export function productCard(product, baseCurrency) {
+export function productCard(product, currency) {
   const platform = platformName(product.platform, lang());
   return h(
     "article",
@@ -63,11 +70,11 @@ export function productCard(product, baseCurrency) {
       { class: "card-body" },
       h("h4", { class: "card-title", title: product.title }, product.title),
       product.brand ? h("div", { class: "card-brand" }, product.brand) : null,
-      h("div", { class: "card-meta" }, priceBlock(product, baseCurrency), stars(product.rating)),
+      h("div", { class: "card-meta" }, priceBlock(product, currency), stars(product.rating)),
       product.why && product.why.length
         ? h("ul", { class: "why-chips", "aria-label": "why" }, product.why.map((reason) => h("li", { class: "why-chip" }, reason)))
         : null,
-      cardOffers(product, baseCurrency),
+      cardOffers(product, currency),
       webUrl(product.url)
         ? h("a", { class: "card-link", href: webUrl(product.url), target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
         : null,
@@ -76,19 +83,19 @@ export function productCard(product, baseCurrency) {
 }
 
 /** The same model on other platforms: every offer, cheapest first (the card shows that one). */
-function cardOffers(product, baseCurrency) {
+function cardOffers(product, currency) {
   const offers = product.offers || [];
   if (offers.length < 2) return null;
   return h(
     "ul",
-    { class: "card-offers", "aria-label": t("cards.offers", { n: offers.length }) },
+    { class: "card-offers", "aria-label": tn("cards.offers", offers.length) },
     offers.map((offer, index) => {
       const name = platformName(offer.platform, lang());
       return h(
         "li",
         { class: `card-offer ${index === 0 ? "cheapest" : ""}`, "data-platform": offer.platform, style: `--hue:${platformHue(offer.platform)}` },
         webUrl(offer.url) ? h("a", { href: webUrl(offer.url), target: "_blank", rel: "noopener noreferrer" }, name) : h("span", {}, name),
-        h("span", { class: "offer-price" }, offerPrice(offer, baseCurrency)),
+        h("span", { class: "offer-price" }, offerPrice(offer, currency)),
       );
     }),
   );
@@ -128,7 +135,7 @@ function resultControls(dialogue, onFollowup) {
 }
 
 /** Cards grouped by platform, in the order platforms first appear in the ranking. */
-export function productGroups(products, baseCurrency) {
+export function productGroups(products, currency) {
   const groups = new Map();
   for (const product of products) {
     if (!groups.has(product.platform)) groups.set(product.platform, []);
@@ -148,31 +155,31 @@ export function productGroups(products, baseCurrency) {
           platformName(platform, lang()),
           h("span", { class: "count" }, String(items.length)),
         ),
-        h("div", { class: "cards" }, items.map((product) => productCard(product, baseCurrency))),
+        h("div", { class: "cards" }, items.map((product) => productCard(product, currency))),
       ),
     ),
   );
 }
 
 /** Sorted results in their order (a sort is about the order); otherwise grouped by platform. */
-function productList(products, baseCurrency, dialogue) {
+function productList(products, currency, dialogue) {
   const sort = dialogue && dialogue.sort;
-  if (!sort || sort === "relevance") return productGroups(products, baseCurrency);
+  if (!sort || sort === "relevance") return productGroups(products, currency);
   return h(
     "div",
     { class: "cards sorted-cards", "data-sort": sort },
-    products.map((product) => productCard(product, baseCurrency)),
+    products.map((product) => productCard(product, currency)),
   );
 }
 
-function offerPrice(offer, baseCurrency) {
+function offerPrice(offer, currency) {
   const listed = formatMoney(offer.price, offer.currency);
-  if (!offer.currency || offer.currency === baseCurrency || offer.price_base == null) return listed;
-  return `${listed} (${t("cards.approx", { price: formatMoney(offer.price_base, baseCurrency) })})`;
+  const converted = shopperPrice(offer, currency);
+  return converted ? `${converted} (${listed})` : listed;
 }
 
-/** One row per product sold on several platforms: cheapest offer first, in base currency. */
-export function priceCompare(groups, baseCurrency) {
+/** One row per product sold on several platforms: cheapest offer first (by base price). */
+export function priceCompare(groups, currency) {
   const comparable = (groups || []).filter((group) => group.offers && group.offers.length > 1);
   if (!comparable.length) return null;
   return h(
@@ -197,7 +204,7 @@ export function priceCompare(groups, baseCurrency) {
                 "li",
                 { class: `offer ${index === 0 ? "cheapest" : ""}`, style: `--hue:${platformHue(offer.platform)}` },
                 webUrl(offer.url) ? h("a", { href: webUrl(offer.url), target: "_blank", rel: "noopener noreferrer" }, name) : h("span", { class: "offer-platform" }, name),
-                h("span", { class: "offer-price" }, offerPrice(offer, baseCurrency)),
+                h("span", { class: "offer-price" }, offerPrice(offer, currency)),
                 index === 0 ? h("span", { class: "badge badge-good" }, t("compare.cheapest")) : null,
               );
             }),
@@ -208,11 +215,18 @@ export function priceCompare(groups, baseCurrency) {
   );
 }
 
-export function personalizationBadge(personalization) {
+/** The badge; a like is named by the word the shopper used for it in the page's language
+ * (its memory entry's keywords), else by its slug. */
+export function personalizationBadge(personalization, entries = []) {
   if (!personalization) return null;
   const likes = personalization.likes || [];
   if (personalization.active) {
-    const text = likes.length ? t("perso.activeWith", { likes: likes.map((s) => s.replace(/-/g, " ")).join(", ") }) : t("perso.active");
+    const word = (slug) => {
+      const entry = entries.find((e) => e.polarity === "like" && e.slug === slug);
+      return entry ? preferenceWord(entry) : slug.replace(/-/g, " ");
+    };
+    const names = [...new Set(likes.map(word))].join(lang() === "zh" ? "、" : ", ");
+    const text = likes.length ? t("perso.activeWith", { likes: names }) : t("perso.active");
     return h("div", { class: "perso perso-on", "data-active": "true" }, h("span", { class: "perso-dot", "aria-hidden": "true" }), text);
   }
   return h(
@@ -223,21 +237,26 @@ export function personalizationBadge(personalization) {
   );
 }
 
-/** One eliminated candidate: its title, platform and the mechanical reason. */
-export function rejectedItem(option) {
+/** One eliminated candidate: its title, platform and the mechanical reason (`preferences`:
+ * the entries whose words name an excluded term). */
+export function rejectedItem(option, preferences = []) {
   return h(
     "li",
-    {},
+    { "data-code": option.code || "" },
     h("span", { class: "rejected-title" }, option.title),
-    h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${option.reason}`),
+    h("span", { class: "rejected-meta" }, `${platformName(option.platform, lang())} · ${rejectionReason(option, { preferences })}`),
   );
 }
 
 /** The candidates item_picker eliminated this turn, counted by reason, expandable. */
-export function setAside(rejected) {
+export function setAside(rejected, preferences = []) {
   if (!rejected || !rejected.length) return null;
+  // Counted by kind: one chip for "over budget" however many prices; one per excluded term.
   const byReason = new Map();
-  for (const option of rejected) byReason.set(option.reason, (byReason.get(option.reason) || 0) + 1);
+  for (const option of rejected) {
+    const reason = rejectionReason(option, { kind: true, preferences });
+    byReason.set(reason, (byReason.get(reason) || 0) + 1);
+  }
   return h(
     "details",
     { class: "set-aside" },
@@ -256,14 +275,25 @@ export function setAside(rejected) {
     h(
       "ul",
       { class: "set-aside-list" },
-      rejected.map(rejectedItem),
+      rejected.map((option) => rejectedItem(option, preferences)),
     ),
   );
 }
 
+/** The long-term entries and session constraints a turn's snapshot carries. */
+function preferencesOf(snapshot) {
+  const memory = (snapshot && snapshot.memory) || {};
+  return [...(memory.long_term || []), ...((memory.session && memory.session.constraints) || [])];
+}
+
 /** Everything under an assistant reply: badge, summary, grouped cards, price compare. */
-export function renderResults({ snapshot, personalization, baseCurrency, onFollowup }) {
+export function renderResults({ snapshot, personalization, onFollowup }) {
+  const currency = snapshot && snapshot.shopper_currency;
   const products = (snapshot && snapshot.products) || [];
+  // Small talk and answers about the conversation searched nothing: "no products matched"
+  // would be untrue there.
+  const searched = products.length || (snapshot && snapshot.dialogue && snapshot.dialogue.followup !== "none");
+  if (!searched) return h("div", { class: "results" }, setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)));
   const platforms = new Set(products.map((p) => p.platform));
   return h(
     "div",
@@ -271,14 +301,14 @@ export function renderResults({ snapshot, personalization, baseCurrency, onFollo
     h(
       "div",
       { class: "results-head" },
-      personalizationBadge(personalization || (snapshot && snapshot.personalization)),
+      personalizationBadge(personalization || (snapshot && snapshot.personalization), preferencesOf(snapshot)),
       products.length
-        ? h("span", { class: "results-count" }, t("cards.results", { n: products.length, p: platforms.size }))
+        ? h("span", { class: "results-count" }, t("cards.results", { products: tn("count.products", products.length), platforms: tn("count.platforms", platforms.size) }))
         : h("span", { class: "results-count" }, t("cards.noResults")),
     ),
     products.length ? resultControls(snapshot.dialogue, onFollowup) : null,
-    products.length ? productList(products, baseCurrency, snapshot.dialogue) : null,
-    priceCompare(snapshot && snapshot.price_compare, baseCurrency),
-    setAside(snapshot && snapshot.rejected),
+    products.length ? productList(products, currency, snapshot.dialogue) : null,
+    priceCompare(snapshot && snapshot.price_compare, currency),
+    setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)),
   );
 }

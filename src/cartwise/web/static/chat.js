@@ -4,7 +4,8 @@
 import { api } from "./api.js";
 import { renderResults } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
-import { preferenceLabel, t } from "./i18n.js";
+import { domainName, preferenceLabel, t, tn } from "./i18n.js";
+import { renderMarkdown } from "./markdown.js";
 import { newId, runAgent } from "./sse.js";
 
 const THREAD_KEY = "cartwise.thread";
@@ -18,6 +19,12 @@ const STEP_TO_STAGE = {
   replying: "picking",
   remembering: "remembering",
 };
+
+function markdownText(text) {
+  const el = h("div", { class: "bubble-text" });
+  renderMarkdown(el, text || "");
+  return el;
+}
 
 class Turn {
   constructor(message) {
@@ -57,7 +64,7 @@ class Turn {
     for (const stage of STAGES) {
       const state = this.stages[stage];
       let label = t(`stage.${stage}`);
-      if (stage === "searching" && this.platforms.size) label = t("stage.searchingN", { n: this.platforms.size });
+      if (stage === "searching" && this.platforms.size) label = tn("stage.searchingN", this.platforms.size);
       this.activityEl.append(
         h(
           "li",
@@ -85,13 +92,13 @@ class Turn {
     this.renderActivity();
   }
 
-  renderExtras(baseCurrency, onUndo, onFollowup) {
+  renderExtras(onUndo, onFollowup) {
     clear(this.resultsEl);
-    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, baseCurrency, onFollowup }));
+    if (this.snapshot) this.resultsEl.append(renderResults({ snapshot: this.snapshot, personalization: this.personalization, onFollowup }));
     clear(this.noticeEl);
     const update = this.memoryUpdate;
     if (update && ((update.added || []).length || (update.superseded || []).length)) {
-      const added = (update.added || []).map((e) => `${preferenceLabel(e)}${e.domain ? ` (${e.domain})` : ""}`);
+      const added = (update.added || []).map((e) => `${preferenceLabel(e)}${e.domain ? ` (${domainName(e.domain)})` : ""}`);
       const replaced = (update.superseded || []).map((e) => preferenceLabel(e));
       this.noticeEl.append(
         h(
@@ -145,7 +152,6 @@ export class Chat {
     this.onUnexpected = onUnexpected;
     this.turns = [];
     this.controller = null;
-    this.baseCurrency = "CNY";
     this.threadId = sessionStorage.getItem(THREAD_KEY) || this.freshThread();
 
     form.addEventListener("submit", (event) => {
@@ -201,8 +207,18 @@ export class Chat {
     this.turns.push(turn);
     this.log.classList.add("has-turns");
     this.log.append(turn.el);
-    turn.el.scrollIntoView({ block: "start", behavior: "smooth" });
+    this.reveal(turn);
     await this.run(turn);
+  }
+
+  /** Scroll the chat log (never the page) so the turn starts at its top: the shopper's
+   * message, then the reply. Repeated as the reply and its cards arrive, since a new turn at
+   * the end of the log is too short to be scrolled up until its content is there. */
+  reveal(turn) {
+    if (this.turns[this.turns.length - 1] !== turn) return;
+    const top = turn.el.offsetTop - parseFloat(getComputedStyle(this.log).paddingTop || "0");
+    const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.log.scrollTo({ top: Math.max(0, top), behavior: smooth ? "smooth" : "auto" });
   }
 
   async run(turn) {
@@ -218,6 +234,7 @@ export class Chat {
       turn.elapsed = performance.now() - turn.startedAt;
       for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "done";
       turn.renderActivity();
+      this.reveal(turn);
       turn.el.dataset.state = "done";
     } catch (error) {
       for (const stage of STAGES) if (turn.stages[stage] === "active") turn.stages[stage] = "failed";
@@ -262,17 +279,17 @@ export class Chat {
         break;
       case "TEXT_MESSAGE_START":
         // A new assistant message within the same run continues the same bubble.
-        if (turn.text) turn.textEl.append(h("br"));
+        if (turn.text) turn.text += "\n\n";
         break;
       case "TEXT_MESSAGE_CONTENT":
         turn.text += event.delta || "";
-        turn.textEl.append(document.createTextNode(event.delta || ""));
+        renderMarkdown(turn.textEl, turn.text);
         break;
       case "STATE_SNAPSHOT":
         turn.snapshot = event.snapshot || {};
-        if (turn.snapshot.base_currency) this.baseCurrency = turn.snapshot.base_currency;
         if (turn.snapshot.memory && turn.snapshot.memory.session) this.onSession(turn.snapshot.memory.session);
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+        turn.renderExtras((target) => this.undo(target), this.followup);
+        this.reveal(turn);
         break;
       case "CUSTOM":
         if (event.name === "personalization") turn.personalization = event.value;
@@ -281,7 +298,7 @@ export class Chat {
           if (turn.memoryUpdate.session) this.onSession(turn.memoryUpdate.session);
           this.onMemoryChanged();
         }
-        turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+        turn.renderExtras((target) => this.undo(target), this.followup);
         break;
       default:
         break;
@@ -304,7 +321,7 @@ export class Chat {
         await api.addMemory({ recipient, polarity, category, domain, slug, strength, keywords });
       }
       turn.undone = true;
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+      turn.renderExtras((target) => this.undo(target), this.followup);
       toast(t("remembered.undone"));
     } catch (error) {
       toast(error.message, { kind: "error", timeout: 8000 });
@@ -325,7 +342,7 @@ export class Chat {
               "div",
               { class: "msg msg-assistant" },
               h("div", { class: "avatar", "aria-hidden": "true" }, "C"),
-              h("div", { class: "msg-body" }, h("div", { class: "bubble" }, m.content)),
+              h("div", { class: "msg-body" }, h("div", { class: "bubble" }, markdownText(m.content))),
             ),
       ),
     );
@@ -337,7 +354,7 @@ export class Chat {
     this.setBusy(Boolean(this.controller));
     for (const turn of this.turns) {
       turn.renderActivity();
-      turn.renderExtras(this.baseCurrency, (target) => this.undo(target), this.followup);
+      turn.renderExtras((target) => this.undo(target), this.followup);
     }
   }
 }

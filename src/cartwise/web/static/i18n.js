@@ -38,12 +38,17 @@ const STRINGS = {
     "activity.label": "Progress",
     "stage.understanding": "Understanding",
     "stage.searching": "Searching",
-    "stage.searchingN": "Searching {n} platforms",
+    "stage.searchingN.one": "Searching {n} platform",
+    "stage.searchingN.other": "Searching {n} platforms",
     "stage.picking": "Picking",
     "stage.remembering": "Remembering",
     "stage.done": "Done in {s} s",
     "cards.heading": "Results",
-    "cards.results": "{n} products from {p} platforms",
+    "cards.results": "{products} from {platforms}",
+    "count.products.one": "{n} product",
+    "count.products.other": "{n} products",
+    "count.platforms.one": "{n} platform",
+    "count.platforms.other": "{n} platforms",
     "cards.noResults": "No products matched. Try loosening a constraint.",
     "cards.view": "View on {platform}",
     "cards.noRating": "No rating",
@@ -51,7 +56,9 @@ const STRINGS = {
     "cards.approx": "≈ {price}",
     "cards.imageMissing": "No image",
     "cards.setAside": "Set aside {n}",
-    "cards.offers": "{n} offers of this model",
+    "cards.offers.one": "{n} offer of this model",
+    "cards.offers.other": "{n} offers of this model",
+    "cards.listed": "listed {price}",
     "results.controls": "Sort and more results",
     "results.sortBy": "Sort:",
     "results.sort.price_asc": "Price ↑",
@@ -133,6 +140,22 @@ const STRINGS = {
     "session.questions": "Open questions",
     "session.decisions": "Decided",
     "session.none": "—",
+    "slot.budget": "Budget",
+    "slot.budget.max": "up to {max}",
+    "slot.budget.min": "from {min}",
+    "slot.budget.range": "{min} – {max}",
+    "slot.size": "Size",
+    "slot.color": "Colour",
+    "reason.out_of_stock": "out of stock",
+    "reason.excluded_term": "contains {term}, which you excluded",
+    "reason.over_budget": "over budget ({price} > {limit})",
+    "reason.under_budget_minimum": "below your minimum ({price} < {limit})",
+    "reason.size_unavailable": "size {size} not available",
+    "reasonKind.out_of_stock": "out of stock",
+    "reasonKind.excluded_term": "contains {term}",
+    "reasonKind.over_budget": "over budget",
+    "reasonKind.under_budget_minimum": "below your minimum",
+    "reasonKind.size_unavailable": "not in size {size}",
     "error.network": "Cannot reach the server. Check your connection and try again.",
     "error.status": "The server answered {status}.",
     "error.streamEnded": "The answer stopped before it finished.",
@@ -175,12 +198,14 @@ const STRINGS = {
     "activity.label": "进度",
     "stage.understanding": "理解需求",
     "stage.searching": "搜索中",
-    "stage.searchingN": "搜索 {n} 个平台",
+    "stage.searchingN.other": "搜索 {n} 个平台",
     "stage.picking": "挑选",
     "stage.remembering": "记住偏好",
     "stage.done": "用时 {s} 秒",
     "cards.heading": "结果",
-    "cards.results": "来自 {p} 个平台的 {n} 件商品",
+    "cards.results": "来自{platforms}的{products}",
+    "count.products.other": " {n} 件商品",
+    "count.platforms.other": " {n} 个平台",
     "cards.noResults": "没有符合条件的商品，试试放宽一个条件。",
     "cards.view": "去{platform}查看",
     "cards.noRating": "暂无评分",
@@ -188,7 +213,8 @@ const STRINGS = {
     "cards.approx": "≈ {price}",
     "cards.imageMissing": "暂无图片",
     "cards.setAside": "已排除 {n} 件",
-    "cards.offers": "该型号的 {n} 个报价",
+    "cards.offers.other": "该型号的 {n} 个报价",
+    "cards.listed": "标价 {price}",
     "results.controls": "排序和更多结果",
     "results.sortBy": "排序：",
     "results.sort.price_asc": "价格 ↑",
@@ -270,6 +296,22 @@ const STRINGS = {
     "session.questions": "待确认的问题",
     "session.decisions": "已决定",
     "session.none": "—",
+    "slot.budget": "预算",
+    "slot.budget.max": "{max} 以内",
+    "slot.budget.min": "{min} 以上",
+    "slot.budget.range": "{min} – {max}",
+    "slot.size": "尺码",
+    "slot.color": "颜色",
+    "reason.out_of_stock": "缺货",
+    "reason.excluded_term": "含有你排除的「{term}」",
+    "reason.over_budget": "超出预算（{price} > {limit}）",
+    "reason.under_budget_minimum": "低于预算下限（{price} < {limit}）",
+    "reason.size_unavailable": "没有 {size} 码",
+    "reasonKind.out_of_stock": "缺货",
+    "reasonKind.excluded_term": "含「{term}」",
+    "reasonKind.over_budget": "超出预算",
+    "reasonKind.under_budget_minimum": "低于预算下限",
+    "reasonKind.size_unavailable": "没有 {size} 码",
     "error.network": "无法连接服务器，请检查网络后重试。",
     "error.status": "服务器返回 {status}。",
     "error.streamEnded": "回答在完成前中断了。",
@@ -297,6 +339,13 @@ export function lang() {
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** `t` of the plural form of `key` for `n` ("{key}.one" / "{key}.other"), with {n} filled. */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current === "zh" ? "zh-CN" : "en-US").select(n);
+  const chosen = STRINGS[current][`${key}.${form}`] !== undefined ? `${key}.${form}` : `${key}.other`;
+  return t(chosen, { n, ...params });
 }
 
 export function setLanguage(next) {
@@ -346,6 +395,43 @@ export function recipientName(slug) {
   return name === key ? slug.replace(/-/g, " ") : name;
 }
 
+// Domain slug → [Chinese, English] name, from the catalog's taxonomy (GET /i18n/domains.json).
+let domainNames = {};
+
+export async function loadDomainNames() {
+  try {
+    const response = await fetch("/i18n/domains.json");
+    if (response.ok) domainNames = await response.json();
+  } catch {
+    // Offline or an older server: domains are then shown as their slugs.
+  }
+}
+
+/** "数码电子" / "Electronics" for a taxonomy domain; a free-text domain is shown as written. */
+export function domainName(slug) {
+  const names = domainNames[slug];
+  if (!names) return String(slug).replace(/[-_]/g, " ");
+  return current === "zh" ? names[0] : names[1];
+}
+
+/** Why item_picker set a candidate aside, in the page's language: from its code and
+ * parameters (amounts formatted as money), else its stored English reason. */
+export function rejectionReason(option, { kind = false, preferences = [] } = {}) {
+  if (!option.code) return option.reason;
+  const params = { ...(option.params || {}) };
+  if (params.term) {
+    // The excluded word as the listing wrote it ("plastic" in an English title): say it as
+    // the shopper's preference says it in the page's language.
+    const term = params.term.toLowerCase();
+    const entry = preferences.find((e) => (e.keywords || []).some((k) => k.toLowerCase() === term));
+    if (entry) params.term = preferenceWord(entry);
+  }
+  for (const name of ["price", "limit"]) {
+    if (params[name] !== undefined) params[name] = formatMoney(params[name], params.currency);
+  }
+  return t(`${kind ? "reasonKind" : "reason"}.${option.code}`, params);
+}
+
 export function preferenceLabel(entry) {
   return t(entry.polarity === "like" ? "pref.like" : "pref.dislike", { x: preferenceWord(entry) });
 }
@@ -353,9 +439,12 @@ export function preferenceLabel(entry) {
 export function formatMoney(amount, currency) {
   if (amount === null || amount === undefined || Number.isNaN(Number(amount))) return "";
   try {
+    // Whole amounts without decimals, as the reply writes them ("¥199", "$27.99").
+    const whole = Number.isInteger(Number(amount));
     return new Intl.NumberFormat(current === "zh" ? "zh-CN" : "en-US", {
       style: "currency",
       currency: currency || "CNY",
+      minimumFractionDigits: whole ? 0 : 2,
       maximumFractionDigits: 2,
     }).format(Number(amount));
   } catch {

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { rejectedItem } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
-import { preferenceLabel, recipientName, t } from "./i18n.js";
+import { domainName, formatMoney, preferenceLabel, recipientName, t } from "./i18n.js";
 
 const CATEGORY_ORDER = ["material", "brand", "color", "style", "size", "budget", "other"];
 const SELF = "self";
@@ -110,7 +110,7 @@ export class MemoryPanel {
           onclick: () => this.toggleEditor(entry),
         },
         h("span", { class: "pref-label" }, label),
-        h("span", { class: "pref-domain" }, entry.domain || t("memory.global")),
+        h("span", { class: "pref-domain" }, entry.domain ? domainName(entry.domain) : t("memory.global")),
         h("span", { class: `pref-strength ${entry.strength}` }, t(entry.strength === "hard" ? "memory.hard" : "memory.soft")),
       ),
       h("button", { type: "button", class: "pref-delete", "aria-label": t("memory.delete", { label }), onclick: () => this.remove(entry) }, "×"),
@@ -213,7 +213,28 @@ export function renderSessionError(root, error, onRetry) {
   );
 }
 
-export function renderSession(root, state) {
+const BUDGET_SLOTS = ["budget_max", "budget_min", "budget_currency"];
+
+/** The session's slots as [label, value] in the page's language: the budget as one fact
+ * ("500 以内", "$20 – $50"), a known slot by its name, any other as written. */
+function slotFacts(slots) {
+  const facts = [];
+  const currency = slots.budget_currency || "CNY";
+  const max = slots.budget_max && formatMoney(slots.budget_max, currency);
+  const min = slots.budget_min && formatMoney(slots.budget_min, currency);
+  if (max || min) {
+    const key = max && min ? "slot.budget.range" : max ? "slot.budget.max" : "slot.budget.min";
+    facts.push([t("slot.budget"), t(key, { max, min })]);
+  }
+  for (const [name, value] of Object.entries(slots)) {
+    if (BUDGET_SLOTS.includes(name)) continue;
+    const label = t(`slot.${name}`);
+    facts.push([label === `slot.${name}` ? name.replace(/_/g, " ") : label, value]);
+  }
+  return facts;
+}
+
+export function renderSession(root, state, preferences = []) {
   const body = clear(root.querySelector(".session-body"));
   const lists = ["constraints", "rejected_options", "open_questions", "decisions_made"];
   const empty =
@@ -226,9 +247,9 @@ export function renderSession(root, state) {
   if (state.current_intent || state.category) {
     body.append(section(t("session.intent"), h("p", { class: "intent" }, state.current_intent || state.category), "session-intent"));
   }
-  const slots = Object.entries(state.slots || {});
+  const slots = slotFacts(state.slots || {});
   if (slots.length) {
-    const facts = slots.map(([name, value]) => [h("dt", {}, name.replace(/_/g, " ")), h("dd", {}, value)]);
+    const facts = slots.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)]);
     body.append(section(t("session.slots"), h("dl", { class: "slots" }, facts), "session-slots"));
   }
   if ((state.constraints || []).length) {
@@ -255,7 +276,7 @@ export function renderSession(root, state) {
     body.append(
       section(
         t("session.rejected"),
-        h("ul", { class: "rejected" }, recent.map(rejectedItem)),
+        h("ul", { class: "rejected" }, recent.map((option) => rejectedItem(option, [...preferences, ...(state.constraints || [])]))),
         "session-rejected",
         state.rejected_options.length,
       ),

