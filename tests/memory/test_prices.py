@@ -135,6 +135,20 @@ def test_a_price_watch_needs_a_positive_target() -> None:
         new_watch("ann", model="m", title="x", kind="price", target=None, currency="CNY")
 
 
+def test_erase_leaves_nothing_of_the_user(watches: WatchStore) -> None:
+    for user in ("ann", "bob"):
+        watches.add(new_watch(user, model="sony|model:wh1000xm5", title="x", kind="price",
+                              target=300, currency="CNY", now=NOW))  # fmt: skip
+    watches.fire([trigger(100)], FX, now=NOW)
+    watches.set_webhook("ann", "https://hooks.example/ann")
+    watches.erase("ann")
+    assert watches.list("ann", include_closed=True) == watches.alerts("ann") == []
+    assert watches.webhook("ann") == ""
+    assert len(watches.alerts("bob")) == 1
+    watches.update("bob", watches.list("bob", include_closed=True)[0].id, rearm=True)
+    assert [a.user for a in watches.fire([trigger(90)], FX, now=NOW + 1)] == ["bob"]
+
+
 def test_webhook_is_per_user(watches: WatchStore) -> None:
     watches.set_webhook("ann", "https://hooks.example/ann")
     assert (watches.webhook("ann"), watches.webhook("bob")) == ("https://hooks.example/ann", "")

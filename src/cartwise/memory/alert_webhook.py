@@ -18,10 +18,21 @@ from collections.abc import Callable, Sequence
 
 import httpx
 
+from cartwise.catalog.product import safe_web_url
+from cartwise.errors import InvalidInput
 from cartwise.log import logger
 from cartwise.memory.prices import Alert
 
 QUEUE_SIZE = 10_000
+
+
+def check_webhook_url(url: str) -> str:
+    """`url` when it can be a webhook (an absolute http(s) URL), "" for ""; else
+    `InvalidInput`."""
+    url = url.strip()
+    if url and not safe_web_url(url):
+        raise InvalidInput(f"not a webhook URL (absolute http or https): {url!r}")
+    return url
 
 
 def sign(body: bytes, secret: str) -> str:

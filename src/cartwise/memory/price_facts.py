@@ -40,7 +40,8 @@ class PriceFacts(BaseModel):
     currency: str
     current: float
     points: int
-    """Points recorded in the last 180 days (each one a change of price or stock)."""
+    """Points of the last 180 days: the changes recorded in it, plus the point in force when
+    it began (a price that never moved is one point)."""
     lowest_30d: PriceLow | None = None
     lowest_90d: PriceLow | None = None
     lowest_180d: PriceLow | None = None
@@ -124,7 +125,11 @@ def price_facts(
     current = last.price if current is None else current
     # One currency per history: a listing that switched currency keeps only its recent run.
     same = [p for p in points if p.currency == (currency or last.currency)]
-    window_180 = [p for p in same if p.observed_at >= now - 180 * DAY]
+    start_180 = now - 180 * DAY
+    window_180 = [p for p in same if p.observed_at >= start_180]
+    in_force = len(window_180) < len(same) and (
+        not window_180 or window_180[0].observed_at > start_180
+    )
     segments = {days: _segments(same, now - days * DAY, now) for days in (30, 90, 180)}
     low_90 = _lowest(segments[90])
     usual = _weighted_median(segments[90])
@@ -134,7 +139,7 @@ def price_facts(
     return PriceFacts(
         currency=currency or last.currency,
         current=round(current, 2),
-        points=len(window_180),
+        points=len(window_180) + int(in_force),
         lowest_30d=_lowest(segments[30]),
         lowest_90d=low_90,
         lowest_180d=_lowest(segments[180]),

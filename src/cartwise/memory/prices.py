@@ -239,6 +239,10 @@ class WatchStore(Protocol):
 
     def webhook(self, user: str) -> str: ...
 
+    def erase(self, user: str) -> None:
+        """Delete every watch, alert and the webhook of the user (account deletion)."""
+        ...
+
     def close(self) -> None: ...
 
 

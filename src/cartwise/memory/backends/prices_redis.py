@@ -352,6 +352,13 @@ class RedisWatchStore:
             raw = self._redis.client.get(_user_keys(user)[2])
         return _text(raw) if raw is not None else ""
 
+    def erase(self, user: str) -> None:
+        for watch in self._parsed(self._raw(user)):
+            with self._redis.guard():
+                self._redis.client.srem(_index_key(watch.model), f"{user}{_SEPARATOR}{watch.id}")
+        with self._redis.guard():
+            self._redis.client.delete(*_user_keys(user))
+
     def close(self) -> None:
         self._redis.close()
 

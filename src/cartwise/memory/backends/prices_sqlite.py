@@ -324,5 +324,10 @@ class SqliteWatchStore:
             row = conn.execute("SELECT url FROM webhooks WHERE user = ?", (user,)).fetchone()
         return str(row[0]) if row else ""
 
+    def erase(self, user: str) -> None:
+        with self._db.write() as conn:
+            for table in ("watches", "alerts", "webhooks"):
+                conn.execute(f"DELETE FROM {table} WHERE user = ?", (user,))
+
     def close(self) -> None:
         self._db.close()
