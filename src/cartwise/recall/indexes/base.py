@@ -123,6 +123,19 @@ class FullTextIndex(Protocol):
 
 
 @runtime_checkable
+class PersistentIndex(Protocol):
+    """An index that can save what opening it would otherwise compute (FAISS: its in-memory
+    table), so the next process opens it in milliseconds."""
+
+    def persist(self) -> None: ...
+
+    def state(self) -> str | None:
+        """The catalog state this process's copy holds (a store id and write generation),
+        or None when another process wrote since: what is saved for it is named by it."""
+        ...
+
+
+@runtime_checkable
 class ProductIndex(Protocol):
     """Product vectors keyed by `Product.key`."""
 
