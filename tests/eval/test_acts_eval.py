@@ -98,6 +98,8 @@ def test_score_mg_shopdial_uses_the_likeliest_act_and_counts_left_out() -> None:
     assert result.per_class["question"].false_negative == 1
     assert result.confusion["interaction"] == {"small_talk": 1}
     assert "MG-ShopDial" in render_markdown([], result, mistakes=3)
+    assert "how much is it?" not in render_markdown([], result, mistakes=3)
+    assert "how much is it?" in render_markdown([], result, mistakes=3, quote_external=True)
 
 
 def test_load_mg_shopdial_keeps_the_shoppers_top_voted_intents(tmp_path: Path) -> None:

@@ -178,6 +178,9 @@ async def test_multi_turn_run_stops_when_the_target_is_shown() -> None:
     assert report.turns_to_target == {2: 1}
     assert report.agent.target_shown.hits == 1
     assert report.bare_opening.target_shown.total == 1
+    public = report.public_json()
+    assert "全景声" not in public and "回音壁" not in public  # no task text, no reply
+    assert '"task_id": 7' in public
 
 
 async def test_a_turn_that_raises_is_a_failed_task_not_a_failed_run() -> None:

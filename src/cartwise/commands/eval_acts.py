@@ -63,7 +63,7 @@ def eval_acts(
             typer.echo(f"skipping MG-ShopDial: {source} is absent", err=True)
     reading = "sentence vectors + n-grams" if classifier.reads_sentences else "n-grams only"
     body = render_markdown(splits, mg, mistakes=mistakes)
-    typer.echo(body)
+    typer.echo(render_markdown(splits, mg, mistakes=mistakes, quote_external=True))
     title = (
         "# Dialogue acts\n\n"
         f"`cartwise eval acts`: the shipped act classifier ({reading}, embedder "
@@ -78,7 +78,8 @@ def eval_acts(
         out.write_text(title + body, encoding="utf-8")
         payload = {
             "splits": [s.model_dump() for s in splits],
-            "mg_shopdial": mg.model_dump() if mg else None,
+            # Counts only: MG-ShopDial's utterances stay in the shared data.
+            "mg_shopdial": mg.model_dump(exclude={"mistakes"}) if mg else None,
         }
         out.with_suffix(".json").write_text(
             json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"

@@ -145,8 +145,8 @@ def score_split(
             score.per_act[act.value].add(act in predicted, act in gold)
         if predicted != gold:
             score.mistakes.append(
-                f"{utterance.id} {utterance.text!r}: said {sorted(predicted)}, "
-                f"labelled {sorted(gold)}"
+                f"{utterance.id} {utterance.text!r}: said {sorted(a.value for a in predicted)}, "
+                f"labelled {sorted(a.value for a in gold)}"
             )
     return score
 
@@ -254,7 +254,15 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return lines
 
 
-def render_markdown(splits: Sequence[SplitScore], mg: MgScore | None, *, mistakes: int) -> str:
+def render_markdown(
+    splits: Sequence[SplitScore],
+    mg: MgScore | None,
+    *,
+    mistakes: int,
+    quote_external: bool = False,
+) -> str:
+    """The report; MG-ShopDial's utterances are quoted only with `quote_external` (for the
+    terminal: the shared data is never copied into a committed report)."""
     lines = ["## Our labelled splits (the policy's set of acts against the gold set)", ""]
     lines += _table(
         ["split", "utterances", "exact set", "macro F1"],
@@ -313,7 +321,7 @@ def render_markdown(splits: Sequence[SplitScore], mg: MgScore | None, *, mistake
             ["top intent(s)", "n", *acts],
             [[name, sum(row.values()), *[row.get(a, "") for a in acts]] for name, row in rows],
         )
-        if mistakes:
+        if mistakes and quote_external:
             lines += ["", f"First {mistakes} mistakes on MG-ShopDial:", ""]
             lines += [f"- {m}" for m in mg.mistakes[:mistakes]]
     for split in splits:

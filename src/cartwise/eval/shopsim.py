@@ -8,9 +8,9 @@ benchmark's own price bound (`price_upper`). The bare search is the raw text thr
 catalog's hybrid search at the same depth, with no reading of the message at all: what the
 assistant adds (or costs) over a search box.
 
-Single-turn: the full `instruction_text` as one message. Multi-turn: the vague
-`instruction_simple` first, then a scripted shopper (`ScriptedShopper`) answers from the
-task's attributes until the target is shown or it has nothing left to say.
+Single-turn: the full `instruction_text` as one message. Multi-turn (the tasks that have
+one): the vague `instruction_simple` first, then a scripted shopper (`ScriptedShopper`)
+answers from the task's attributes until the target is shown or it has nothing left to say.
 """
 
 from __future__ import annotations
@@ -279,6 +279,12 @@ class ShopSimReport(BaseModel):
     outcomes: dict[str, int] = Field(default_factory=dict)
     """What the agent's (last) reply did, per task."""
     results: list[TaskResult] = Field(default_factory=list)
+
+    def public_json(self) -> str:
+        """The report as JSON with ids and judgements only: no task text and no reply
+        (which echoes it), so it can be committed while the shared data is not."""
+        quoted: Any = {"results": {"__all__": {"reply": True, "turns": {"__all__": {"said"}}}}}
+        return self.model_dump_json(indent=1, exclude=quoted)
 
     def add(self, result: TaskResult) -> None:
         self.tasks += 1
