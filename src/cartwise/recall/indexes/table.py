@@ -1,8 +1,8 @@
 """`ProductTable`: the in-memory rows of the embedded indexes (products, vectors, filter columns).
 
 Filters are evaluated on numpy columns (platform codes, price_base, casefolded brand codes,
-domain codes, in_stock) so pre-filtering a 100k catalog costs a few vectorized comparisons,
-and the allowed row ids are known *before* any vector is scored. The semantics are exactly
+domain codes, product-type codes, in_stock) so pre-filtering a 100k catalog costs a few
+vectorized comparisons, and the allowed row ids are known *before* any vector is scored. The semantics are exactly
 `SearchFilters.accepts`; the property tests hold the two side by side.
 """
 
@@ -80,14 +80,18 @@ class ProductTable:
         self._platform = _Codes()
         self._brand = _Codes()
         self._domain = _Codes()
+        self._type = _Codes()
+        self._untyped = self._type.code("")
         self._vectors = _Column((dim,), np.float32)
         self._platforms = _Column((), np.int32)
         self._brands = _Column((), np.int32)
         self._domains = _Column((), np.int32)
+        self._types = _Column((), np.int32)
         self._prices = _Column((), np.float64)
         self._stock = _Column((), np.bool_)
         self._columns = (
-            self._vectors, self._platforms, self._brands, self._domains, self._prices, self._stock
+            self._vectors, self._platforms, self._brands, self._domains, self._types,
+            self._prices, self._stock,
         )  # fmt: skip
         self._specs: SpecColumns | None = None
         """Built on the first spec filter after a write (most searches carry none)."""
@@ -136,6 +140,7 @@ class ProductTable:
             self._platforms.extend([self._platform.code(p.platform) for p in added])
             self._brands.extend([self._brand.code(p.brand.casefold()) for p in added])
             self._domains.extend([self._domain.code(p.domain.value) for p in added])
+            self._types.extend([self._type.code(p.product_type) for p in added])
             self._prices.extend([p.price_base for p in added])
             self._stock.extend([p.in_stock for p in added])
 
@@ -143,6 +148,7 @@ class ProductTable:
         self._platforms.rows[position] = self._platform.code(product.platform)
         self._brands.rows[position] = self._brand.code(product.brand.casefold())
         self._domains.rows[position] = self._domain.code(product.domain.value)
+        self._types.rows[position] = self._type.code(product.product_type)
         self._prices.rows[position] = product.price_base
         self._stock.rows[position] = product.in_stock
 
@@ -198,6 +204,9 @@ class ProductTable:
             narrow(np.isin(self._brands.rows, self._brand.lookup(wanted)))
         if filters.domains:
             narrow(np.isin(self._domains.rows, self._domain.lookup(filters.domains)))
+        if filters.product_types:
+            wanted_types = [self._untyped, *self._type.lookup(sorted(filters.product_types))]
+            narrow(np.isin(self._types.rows, wanted_types))
         if filters.in_stock is not None:
             narrow(self._stock.rows == filters.in_stock)
         if filters.has_specs:
