@@ -145,7 +145,10 @@ def test_the_structure_saved_at_ingest_is_read_instead_of_trained(
     writer.upsert(products, vectors)
     writer.persist()
     queries, filters = _queries(40)
-    expected = [[h.product.key for h in writer.search(q, 10, f)] for q, f in zip(queries, filters)]
+    expected = [
+        [h.product.key for h in writer.search(q, 10, f)]
+        for q, f in zip(queries, filters, strict=True)
+    ]
     cells = writer.cells
     writer.close()
 
@@ -154,7 +157,10 @@ def test_the_structure_saved_at_ingest_is_read_instead_of_trained(
 
     monkeypatch.setattr(FaissIvfIndex, "_train", no_training)
     reader = FaissIvfIndex(tmp_path, DIM, exact_rows=0)
-    got = [[h.product.key for h in reader.search(q, 10, f)] for q, f in zip(queries, filters)]
+    got = [
+        [h.product.key for h in reader.search(q, 10, f)]
+        for q, f in zip(queries, filters, strict=True)
+    ]
     assert got == expected and reader.cells == cells
     # The read structure takes later writes like a trained one.
     reader.upsert([products[7]], vectors[[2999]])
