@@ -167,6 +167,7 @@ async def test_single_turn_run_scores_agent_and_bare_search() -> None:
     assert report.agent.within_stated.hits == 1
     assert report.bare.target_shown.hits == 0
     assert report.bare.within_stated.hits == 0  # 2500 > 1800
+    assert (report.agent_only, report.bare_only) == (1, 0)
     assert "target shown (top 8)" in render_markdown([report], depth=8)
 
 

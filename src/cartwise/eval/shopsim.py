@@ -278,6 +278,10 @@ class ShopSimReport(BaseModel):
     agent_turns: int = 0
     outcomes: dict[str, int] = Field(default_factory=dict)
     """What the agent's (last) reply did, per task."""
+    agent_only: int = 0
+    """Tasks whose target the agent shows and the bare search (all said) does not."""
+    bare_only: int = 0
+    """Tasks whose target the bare search shows and the agent does not."""
     results: list[TaskResult] = Field(default_factory=list)
 
     def public_json(self) -> str:
@@ -291,6 +295,10 @@ class ShopSimReport(BaseModel):
         self.seconds += result.seconds
         self.errors += bool(result.error)
         self.outcomes[result.outcome] = self.outcomes.get(result.outcome, 0) + 1
+        agent_found = result.agent.target_rank is not None
+        bare_found = result.bare.target_rank is not None
+        self.agent_only += agent_found and not bare_found
+        self.bare_only += bare_found and not agent_found
         self.agent.add(result.agent)
         self.bare.add(result.bare)
         if result.bare_opening is not None:
@@ -375,7 +383,11 @@ def render_markdown(reports: Sequence[ShopSimReport], *, depth: int) -> str:
         for report in chosen:
             per_task = report.seconds / report.tasks if report.tasks else 0.0
             did = ", ".join(f"{name} {count}" for name, count in sorted(report.outcomes.items()))
-            extra = f"{report.tasks} tasks, {per_task:.2f} s/task; the agent's reply: {did}"
+            extra = (
+                f"{report.tasks} tasks, {per_task:.2f} s/task; the agent's reply: {did}; "
+                f"target shown by the agent only {report.agent_only}, "
+                f"by the bare search only {report.bare_only}"
+            )
             if mode == "multi":
                 by_turn = ", ".join(
                     f"turn {n}: {c}" for n, c in sorted(report.turns_to_target.items())
