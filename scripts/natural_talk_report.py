@@ -129,7 +129,11 @@ def rows() -> list[tuple[str, list[Row]]]:
             at = f"shopsim/{mode}:{split}"
             shop += [
                 (f"{mode} {split}: target shown, {agent}", f"{at}/agent/target_shown"),
-                (f"{mode} {split}: target shown, bare search", f"{at}/bare/target_shown"),
+                (
+                    f"{mode} {split}: target shown, bare search"
+                    + (" of the whole script" if mode == "multi" else ""),
+                    f"{at}/bare/target_shown",
+                ),
             ]
             if mode == "multi":
                 shop.append(

@@ -14,6 +14,7 @@ from cartwise.eval.shopsim import (
     ShopSimAgent,
     Shown,
     evaluate_shopsim,
+    full_script,
     judge,
     render_markdown,
     shown_of,
@@ -134,6 +135,16 @@ def test_scripted_shopper_says_unsaid_attributes_then_the_variant_then_stops() -
     assert shopper.next_message() == "要国行全新的"
     assert shopper.next_message() is None
     assert shopper.replies <= MAX_SHOPPER_REPLIES
+
+
+def test_full_script_is_what_the_shopper_would_say_whatever_the_agent_does() -> None:
+    one = task(instruction_simple="想买个黑色回音壁音响")
+    assert full_script(one) == [
+        "想买个黑色回音壁音响",
+        "要全景声，3D环绕的",
+        "要家庭影院的",
+        "要国行全新的",
+    ]
 
 
 def test_scripted_shopper_opens_with_the_full_instruction_when_no_simple_one() -> None:
