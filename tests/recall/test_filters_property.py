@@ -29,6 +29,8 @@ DOMAINS = [Domain.ELECTRONICS, Domain.CLOTHING, Domain.HOME, Domain.OTHER]
 LENGTHS = [0.5, 1.0, 2.9, 3.0, 3.1, 5.0]
 SOCKETS = ["am4", "am5", "lga1700"]
 COLORS = ["black", "white", "red"]
+TYPES = ["running_shoes", "hiking_boots", "usb_cable", "", ""]
+"""Listings' product types: "" (not known) is common in real catalogs and always passes."""
 
 
 def _specs(rng: np.random.Generator) -> ProductSpecs:
@@ -55,6 +57,7 @@ def _catalog(n: int = 400) -> tuple[list[Product], np.ndarray]:
             brand=BRANDS[int(rng.integers(len(BRANDS)))],
             price=PRICES[int(rng.integers(len(PRICES)))],
             domain=DOMAINS[int(rng.integers(len(DOMAINS)))],
+            product_type=TYPES[int(rng.integers(len(TYPES)))],
             in_stock=bool(rng.random() < 0.7),
             specs=_specs(rng),
         )
@@ -109,6 +112,7 @@ filters_strategy = st.builds(
         st.sampled_from([*BRANDS, "APPLE", 'levi\'s "red"', "STRASSE", "nobody"]), max_size=3
     ),
     domains=st.lists(st.sampled_from([d.value for d in Domain]), max_size=3, unique=True),
+    product_types=st.frozensets(st.sampled_from([*TYPES[:3], "sofa"]), max_size=3),
     in_stock=st.sampled_from([None, True, False]),
     numeric_specs=st.lists(
         st.builds(
@@ -174,6 +178,39 @@ def test_search_equals_brute_force_reference_within_filters(
         cutoff = expected[-1][1]
         certain = {key for key, score in expected if score > cutoff + 1e-4}
         assert certain <= {hit.product.key for hit in hits}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    product_types=st.frozensets(st.sampled_from([*TYPES[:3], "sofa"]), max_size=3),
+    k=st.integers(1, 60),
+    query_row=st.integers(0, len(CATALOG) - 1),
+)
+def test_product_type_filter_gives_every_backend_the_reference_ids(
+    filled_index: ProductIndex, product_types: frozenset[str], k: int, query_row: int
+) -> None:
+    """The ids themselves, not only the scores: every backend answers with the same listings
+    (those of a wanted type and the untyped ones), so no backend drops an untyped listing."""
+    filters = SearchFilters(product_types=product_types)
+    vector = VECTORS[query_row]
+    hits = {h.product.key for h in filled_index.search(vector, k, filters)}
+    passing = _reference(vector, len(CATALOG), filters)
+    assert hits <= {key for key, _ in passing}, "a listing of another type"
+    assert len(hits) == min(k, len(passing))
+    # The catalog's last rows duplicate its first: a tie at the cut-off may go either way.
+    cutoff = passing[min(k, len(passing)) - 1][1]
+    assert {key for key, score in passing if score > cutoff + 1e-4} <= hits
+    assert hits <= {key for key, score in passing if score >= cutoff - 1e-4}
+
+
+def test_milvus_expression_names_the_types_and_keeps_untyped_listings() -> None:
+    filters = SearchFilters(product_types=frozenset({"usb_cable", "hiking_boots"}), in_stock=True)
+    assert filter_expression(filters) == (
+        '(product_type in ["hiking_boots", "usb_cable"] or product_type == "")'
+        " and (in_stock == true)"
+    )
+    # A collection without the field: the expression leaves the type to the post-filter.
+    assert filter_expression(filters, typed=False) == "(in_stock == true)"
 
 
 def test_milvus_expression_escapes_quotes_and_backslashes() -> None:

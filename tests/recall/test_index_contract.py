@@ -117,6 +117,36 @@ def test_filters_are_applied_before_ranking(index_factory: IndexFactory) -> None
     assert index.search(vectors[0], 10, SearchFilters(platforms=["walmart"])) == []
 
 
+def test_product_type_filter_is_exact_and_lets_untyped_listings_through(
+    index_factory: IndexFactory,
+) -> None:
+    index = index_factory(DIM)
+    types = ["running_shoes", "hiking_boots", "", "running_shoes", "smartwatch", ""]
+    products = [make_product(str(i), product_type=t) for i, t in enumerate(types)]
+    vectors = _vectors(len(products))
+    index.upsert(products, vectors)
+
+    def found(filters: SearchFilters) -> list[str]:
+        return sorted(h.product.key for h in index.search(vectors[0], 10, filters))
+
+    def of_type(*wanted: str) -> SearchFilters:
+        return SearchFilters(product_types=frozenset(wanted))
+
+    assert found(of_type("running_shoes")) == ["jd:0", "jd:2", "jd:3", "jd:5"]
+    assert found(of_type("running_shoes", "smartwatch")) == [
+        "jd:0", "jd:2", "jd:3", "jd:4", "jd:5"
+    ]  # fmt: skip
+    # A type nobody lists still leaves the untyped listings: they may be of that type.
+    assert found(of_type("sofa")) == ["jd:2", "jd:5"]
+    assert found(of_type()) == [f"jd:{i}" for i in range(6)]  # no types: no restriction
+    combined = of_type("hiking_boots").model_copy(update={"max_price_base": 50.0})
+    assert found(combined) == []  # every listing costs 100
+    # A replaced listing is filtered by its new type.
+    index.upsert([make_product("1", product_type="running_shoes")], vectors[[1]])
+    assert found(of_type("running_shoes")) == ["jd:0", "jd:1", "jd:2", "jd:3", "jd:5"]
+    assert found(of_type("hiking_boots")) == ["jd:2", "jd:5"]
+
+
 def test_spec_filters_pass_meets_or_unknown_and_never_violates(
     index_factory: IndexFactory,
 ) -> None:

@@ -144,6 +144,51 @@ def test_full_text_search_runs_in_milvus_with_cartwise_tokens(tmp_path: Path) ->
         index.close()
 
 
+def test_a_collection_without_the_type_field_filters_types_after_the_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Collections created before the `product_type` field keep working: the type filter
+    moves from the expression to the post-filter, with the same answer."""
+    create = MilvusIndex._create
+
+    def create_without_type(index: MilvusIndex, data_type: Any, bm25: Any) -> None:
+        make_schema = index._client.create_schema
+
+        def schema_without_type(**arguments: Any) -> Any:
+            schema = make_schema(**arguments)
+            add = schema.add_field
+            schema.add_field = lambda name, *rest, **options: (
+                schema if name == "product_type" else add(name, *rest, **options)
+            )
+            return schema
+
+        index._client.create_schema = schema_without_type
+        create(index, data_type, bm25)
+
+    monkeypatch.setattr(MilvusIndex, "_create", create_without_type)
+    path = str(tmp_path / "old.db")
+    MilvusIndex(path, DIM, collection="untyped_schema").close()
+    monkeypatch.undo()
+    index = MilvusIndex(path, DIM, collection="untyped_schema")
+    try:
+        assert not index._typed
+        types = ["usb_cable"] * 12 + ["", "running_shoes", ""]
+        products = [
+            make_product(str(i), title=f"sony item {i}", product_type=t)
+            for i, t in enumerate(types)
+        ]
+        vectors = _vectors(len(products))
+        vectors[:12] = vectors[0]  # the 12 cables rank first: a scan of 4·k rows finds no shoe
+        index.upsert(products, vectors)
+        shoes = SearchFilters(product_types=frozenset({"running_shoes"}))
+        hits = index.search(vectors[0], 3, shoes)
+        assert sorted(h.product.item_id for h in hits) == ["12", "13", "14"]
+        text_hits = index.search_text("sony", 5, shoes)
+        assert sorted(p.item_id for p, _ in text_hits) == ["12", "13", "14"]
+    finally:
+        index.close()
+
+
 def test_with_milvus_the_service_uses_no_in_process_bm25(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

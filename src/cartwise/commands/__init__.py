@@ -19,6 +19,8 @@ COMMAND_MODULES: list[str] = [
     "eval_understanding",
     "eval_dialogue",
     "eval_natural",
+    "eval_shopsim",
+    "eval_acts",
     "eval_catalog",
     "eval_specs",
     "ask",

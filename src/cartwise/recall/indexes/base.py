@@ -1,7 +1,11 @@
 """The `ProductIndex` seam: product vectors with exact filters.
 
-Exact matches (platform, price range, brand, domain, stock) are filters in the index
-query, never scores: a result outside the filter is a bug, not a low-ranked hit.
+Exact matches (platform, price range, brand, domain, product type, stock) are filters in the
+index query, never scores: a result outside the filter is a bug, not a low-ranked hit.
+
+The product-type filter lets untyped listings through: most real listings carry no
+`Product.product_type` (ingest leaves it "" when the type is not known), and a shopper asking
+for running shoes must not lose every untyped shoe. Typed listings of another type are out.
 
 Spec filters ("> 3 m", socket AM5) follow `cartwise.catalog.specs.check`: a listing *meets*,
 *violates* or leaves *unknown* (does not state the attribute) each request. A filter names
@@ -38,6 +42,9 @@ class SearchFilters(BaseModel):
     brands: list[str] = Field(default_factory=list)
     """Matched case-insensitively against `Product.brand`."""
     domains: list[str] = Field(default_factory=list)
+    product_types: frozenset[str] = frozenset()
+    """Taxonomy slugs (`cartwise.catalog.taxonomy`), matched exactly against
+    `Product.product_type`; a listing with no known type ("") always passes."""
     in_stock: bool | None = None
     numeric_specs: list[NumericSpec] = Field(default_factory=list)
     """Comparisons every result must meet ("> 3 m", "≥ 27 inch")."""
@@ -64,6 +71,14 @@ class SearchFilters(BaseModel):
     def request_specs(self) -> RequestSpecs:
         return RequestSpecs(numeric=self.numeric_specs, labels=self.label_specs)
 
+    def accepts_product_type(self, product: Product) -> bool:
+        """The product-type part of `accepts` alone (untyped listings pass)."""
+        return (
+            not self.product_types
+            or not product.product_type
+            or product.product_type in self.product_types
+        )
+
     def accepts_specs(self, product: Product) -> bool:
         """The spec part of `accepts` alone (what post-filtering indexes apply)."""
         if not self.has_specs:
@@ -84,6 +99,8 @@ class SearchFilters(BaseModel):
         if self.brands and product.brand.casefold() not in {b.casefold() for b in self.brands}:
             return False
         if self.domains and product.domain.value not in self.domains:
+            return False
+        if not self.accepts_product_type(product):
             return False
         if self.in_stock is not None and product.in_stock != self.in_stock:
             return False
@@ -107,6 +124,19 @@ class FullTextIndex(Protocol):
     def search_text(
         self, query: str, k: int, filters: SearchFilters | None = None
     ) -> list[tuple[Product, float]]: ...
+
+
+@runtime_checkable
+class PersistentIndex(Protocol):
+    """An index that can save what opening it would otherwise compute (FAISS: its in-memory
+    table), so the next process opens it in milliseconds."""
+
+    def persist(self) -> None: ...
+
+    def state(self) -> str | None:
+        """The catalog state this process's copy holds (a store id and write generation),
+        or None when another process wrote since: what is saved for it is named by it."""
+        ...
 
 
 @runtime_checkable

@@ -2,7 +2,9 @@
 local file path). pymilvus is an optional dependency, imported lazily.
 
 Filters become a Milvus boolean expression over scalar fields (platform, price_base,
-brand_cf = casefolded brand, domain, in_stock), evaluated by Milvus before the vector scan.
+brand_cf = casefolded brand, domain, product_type, in_stock), evaluated by Milvus before the
+vector scan. A collection created before the `product_type` field has no such column: there
+the product-type filter is applied after the scan, like the spec filters below.
 String literals are JSON-escaped, so a brand like `Levi's "Red"` cannot break or inject
 into the expression.
 
@@ -54,7 +56,7 @@ _MAX_JSON_BYTES = 60000
 _BATCH = 4000
 _MAX_LIMIT = 16384  # Milvus' top-k ceiling
 _SPEC_OVERFETCH = 4
-"""Rows scanned per wanted hit while a spec filter post-filters (grows by this factor)."""
+"""Rows scanned per wanted hit while a filter is applied after the scan (grows by this factor)."""
 
 
 def _literal(value: str) -> str:
@@ -62,8 +64,10 @@ def _literal(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def filter_expression(filters: SearchFilters | None) -> str:
-    """The Milvus boolean expression equivalent to `filters.accepts` ("" = no filter)."""
+def filter_expression(filters: SearchFilters | None, *, typed: bool = True) -> str:
+    """The Milvus boolean expression equivalent to `filters.accepts` without its specs
+    ("" = no filter). `typed`: the collection has the `product_type` field (else the caller
+    post-filters by product type)."""
     if filters is None:
         return ""
     clauses: list[str] = []
@@ -78,6 +82,9 @@ def filter_expression(filters: SearchFilters | None) -> str:
         clauses.append(f"brand_cf in [{brands}]")
     if filters.domains:
         clauses.append(f"domain in [{', '.join(_literal(d) for d in filters.domains)}]")
+    if filters.product_types and typed:
+        types = ", ".join(_literal(t) for t in sorted(filters.product_types))
+        clauses.append(f'product_type in [{types}] or product_type == ""')
     if filters.in_stock is not None:
         clauses.append(f"in_stock == {'true' if filters.in_stock else 'false'}")
     return " and ".join(f"({c})" for c in clauses)
@@ -195,6 +202,8 @@ class MilvusIndex:
         self._platforms_lock = threading.Lock()
         self.full_text = False
         """True when the collection has the BM25 `lexical` field (see the module doc)."""
+        self._typed = False
+        """True when the collection has the `product_type` field (see the module doc)."""
         self._errors: tuple[type[BaseException], ...] = (MilvusException, ConnectionError, OSError)
         try:
             self._client: Any = MilvusClient(uri, **self._options.client_arguments())
@@ -208,7 +217,9 @@ class MilvusIndex:
             else:
                 self._check_dim()
             fields = self._client.describe_collection(collection).get("fields", [])
-            self.full_text = any(field.get("name") == "lexical" for field in fields)
+            names = {field.get("name") for field in fields}
+            self.full_text = "lexical" in names
+            self._typed = "product_type" in names
             self._client.load_collection(collection)
         except self._errors as exc:
             raise StoreUnavailable(uri, str(exc)) from exc
@@ -221,6 +232,7 @@ class MilvusIndex:
         schema.add_field("price_base", data_type.DOUBLE)
         schema.add_field("brand_cf", data_type.VARCHAR, max_length=512)
         schema.add_field("domain", data_type.VARCHAR, max_length=64)
+        schema.add_field("product_type", data_type.VARCHAR, max_length=128)
         schema.add_field("in_stock", data_type.BOOL)
         schema.add_field("product", data_type.VARCHAR, max_length=65535)
         schema.add_field(
@@ -283,6 +295,7 @@ class MilvusIndex:
                 "brand_cf": products[i].brand.casefold(),
                 "domain": products[i].domain.value,
                 "in_stock": products[i].in_stock,
+                **({"product_type": products[i].product_type} if self._typed else {}),
                 "product": _product_json(products[i]),
                 **({"lexical": _lexical_field(products[i])} if self.full_text else {}),
             }
@@ -379,7 +392,7 @@ class MilvusIndex:
                 self._collection,
                 data=[query],
                 limit=limit,
-                filter=filter_expression(filters),
+                filter=filter_expression(filters, typed=self._typed),
                 output_fields=["product"],
                 anns_field="vector",
                 search_params={"metric_type": "IP", "params": self._options.search_params(limit)},
@@ -389,7 +402,8 @@ class MilvusIndex:
                 for hit in results[0]
             ]
 
-        return [IndexHit(product=p, score=s) for p, s in _post_filtered(scan, k, filters)]
+        hits = _post_filtered(scan, k, filters, typed=self._typed)
+        return [IndexHit(product=p, score=s) for p, s in hits]
 
     def search_text(
         self, query: str, k: int, filters: SearchFilters | None = None
@@ -405,7 +419,7 @@ class MilvusIndex:
                 self._collection,
                 data=[terms],
                 limit=limit,
-                filter=filter_expression(filters),
+                filter=filter_expression(filters, typed=self._typed),
                 output_fields=["product"],
                 anns_field="lexical_sparse",
                 search_params={"metric_type": "BM25"},
@@ -416,7 +430,7 @@ class MilvusIndex:
             ]
             return [(product, score) for product, score in hits if score > 0]
 
-        return _post_filtered(scan, k, filters)
+        return _post_filtered(scan, k, filters, typed=self._typed)
 
     def close(self) -> None:
         try:
@@ -426,16 +440,27 @@ class MilvusIndex:
 
 
 def _post_filtered(
-    scan: Callable[[int], list[tuple[Product, float]]], k: int, filters: SearchFilters | None
+    scan: Callable[[int], list[tuple[Product, float]]],
+    k: int,
+    filters: SearchFilters | None,
+    *,
+    typed: bool,
 ) -> list[tuple[Product, float]]:
-    """The top-k of `scan` that pass the spec filter: scan deeper until k pass or the
-    scan comes back short (nothing more to find) or hits Milvus' ceiling."""
-    if filters is None or not filters.has_specs:
+    """The top-k of `scan` that pass what the expression could not say (specs, and the
+    product type on a collection without that field): scan deeper until k pass or the scan
+    comes back short (nothing more to find) or hits Milvus' ceiling."""
+    by_type = filters is not None and bool(filters.product_types) and not typed
+    if filters is None or not (filters.has_specs or by_type):
         return scan(min(k, _MAX_LIMIT))
+    wanted = filters
+
+    def passes(product: Product) -> bool:
+        return wanted.accepts_specs(product) and wanted.accepts_product_type(product)
+
     limit = min(k * _SPEC_OVERFETCH, _MAX_LIMIT)
     while True:
         rows = scan(limit)
-        kept = [(p, s) for p, s in rows if filters.accepts_specs(p)]
+        kept = [(p, s) for p, s in rows if passes(p)]
         if len(kept) >= k or len(rows) < limit or limit == _MAX_LIMIT:
             return kept[:k]
         limit = min(limit * _SPEC_OVERFETCH, _MAX_LIMIT)
