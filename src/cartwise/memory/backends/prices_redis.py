@@ -85,10 +85,20 @@ def _state(point: PricePoint) -> str:
 
 
 def _parse(offer: str, member: bytes | str) -> PricePoint:
-    text = member.decode() if isinstance(member, bytes) else member
-    observed, price, currency, stock = text.split("|")
+    return _parse_all(offer, [member])[0]
+
+
+def _parse_all(offer: str, members: Sequence[bytes | str]) -> list[PricePoint]:
+    """An offer's members as points; the offer's key is split once, not per point."""
     platform, _, item_id = offer.partition(":")
-    return PricePoint(platform, item_id, float(price), currency, stock == "1", float(observed))
+    points = []
+    for member in members:
+        text = member.decode() if isinstance(member, bytes) else member
+        observed, price, currency, stock = text.split("|")
+        points.append(
+            PricePoint(platform, item_id, float(price), currency, stock == "1", float(observed))
+        )
+    return points
 
 
 class RedisPriceHistory:
@@ -155,7 +165,7 @@ class RedisPriceHistory:
                 pipe.zrangebyscore(_offer_key(offer), since, "+inf")
             results = pipe.execute()
         return {
-            offer: [_parse(offer, m) for m in members]
+            offer: _parse_all(offer, members)
             for offer, members in zip(wanted, results, strict=True)
             if members
         }
