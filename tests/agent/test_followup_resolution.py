@@ -15,7 +15,7 @@ from cartwise.memory.session_state import (
     ShownItem,
     apply_patch,
 )
-from cartwise.understanding.base import Followup, PlannerOutput
+from cartwise.understanding.reading import Followup, Reading
 from tests.factories import make_product
 
 
@@ -52,8 +52,8 @@ def session_on_shoes(**fields: object) -> SessionPrefState:
     )
 
 
-def plan(**fields: object) -> PlannerOutput:
-    return PlannerOutput.model_validate({"language": "zh", **fields})
+def plan(**fields: object) -> Reading:
+    return Reading.model_validate({"language": "zh", **fields})
 
 
 def test_cheaper_caps_below_the_whole_shortlist_and_keeps_the_search() -> None:

@@ -27,7 +27,7 @@ from cartwise.agent.state import RunContext, TurnState
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import check_thread
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 MAX_ID_CHARS = 128
 

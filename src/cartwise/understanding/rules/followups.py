@@ -18,7 +18,7 @@ from typing import Literal
 
 from cartwise.memory.session_state import SortOrder
 from cartwise.text import has_han
-from cartwise.understanding.base import Followup, FollowupKind, SizeStep
+from cartwise.understanding.reading import Followup, FollowupKind, SizeStep
 
 Span = tuple[int, int]
 

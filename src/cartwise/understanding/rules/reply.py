@@ -8,7 +8,8 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 
 from __future__ import annotations
 
-from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
+from cartwise.understanding.base import CatalogGap, ReplyFacts, ReplyItem
+from cartwise.understanding.reading import Language, SmallTalk
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.platforms import platforms
 

@@ -1,4 +1,4 @@
-"""The rules planner: one message (+ session, memory) → PlannerOutput.
+"""The rules reader: one message, read in the light of the conversation → `Reading`.
 
 Decisions documented here because they shape memory:
 - A stated preference needs preference language: a refusal/aversion (→ dislike) or a liking
@@ -23,15 +23,18 @@ from collections.abc import Sequence
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
-from cartwise.understanding.base import (
+from cartwise.understanding.budgets import without_unusable_budget
+from cartwise.understanding.reading import (
+    Conversation,
     Followup,
+    GiftContext,
     Intent,
     Language,
-    PlannerOutput,
+    Reading,
     Scope,
     StatedPreference,
 )
-from cartwise.understanding.rules import cues
+from cartwise.understanding.rules import cues, requests
 from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.followups import parse_followup
@@ -107,16 +110,18 @@ def detect_language(text: str) -> Language:
     return "zh" if has_han(text) else "en"
 
 
-class RulesPlanner:
-    """Turns one message into a PlannerOutput with the lexicon and the small grammars."""
+class RulesReader:
+    """Reads one message into a `Reading` with the vocabulary and the small grammars."""
 
     def __init__(self, lexicon: Lexicon) -> None:
         self._lexicon = lexicon
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        text = message.strip()
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        reading = self._read(message.strip(), conversation)
+        return _with_request_facts(reading, message.strip(), conversation.session)
+
+    def _read(self, text: str, conversation: Conversation) -> Reading:
+        session, memory = conversation.session, conversation.memory
         language = detect_language(text)
         matches = self._lexicon.scan(text)
         scoping = scope_terms(text, matches)
@@ -139,6 +144,7 @@ class RulesPlanner:
         noun_domain = _noun_domain(matches, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
+        removed.extend(requests.url_spans(text))
 
         slots: dict[str, str] = {}
         specs, spans = read_specs(text)
@@ -203,7 +209,7 @@ class RulesPlanner:
         current_intent = ""
         if noun_domain and query and intent in ("search", "compare"):
             current_intent = f"买{query}" if language == "zh" else f"buy {query}"
-        return PlannerOutput(
+        return Reading(
             language=language,
             intent=intent,
             domain=domain,
@@ -558,3 +564,45 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     )
     kept = re.sub(r"的+(?=\s|$)", " ", kept)
     return re.sub(r"\s+", " ", kept).strip()
+
+
+def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) -> Reading:
+    """What the request says besides its product words: a bare size or a gift interest
+    answering our question, an unusable or vague budget, whether it names any kind of
+    product, a gift, shop URLs and a compatibility wish."""
+    update: dict[str, object] = {}
+    if session.open_questions and not any(ch.isalpha() for ch in text):
+        # A message with no letters at all ("42") keeps the language of the question it
+        # answers; language detection on digits alone is a guess.
+        update["language"] = detect_language(session.open_questions[-1])
+    slots, unusable = without_unusable_budget(reading.slots)
+    size = "" if "size" in slots else requests.bare_size(text, session.open_questions)
+    if size:
+        slots["size"] = size
+    update["slots"] = slots
+    update["unusable_budget"] = unusable
+    update["vague_budget"] = bool(cues.VAGUE_BUDGET.search(text))
+    interest = "" if reading.product_type else requests.gift_interest(text, session.open_questions)
+    gift = requests.is_gift(text) or bool(interest)
+    query = reading.query
+    if interest:
+        # "he likes hiking" answers our gift question: search what they are into.
+        query = interest
+        update["intent"] = "search"
+    if gift:
+        update["gift"] = GiftContext(
+            recipient=reading.recipient, interests=[interest] if interest else []
+        )
+    update["vague"] = (
+        bool(query)
+        and not interest
+        and reading.followup is None
+        and not reading.product_type
+        and requests.is_vague(query)
+    )
+    update["query"] = query
+    update["urls"] = requests.product_urls(text)
+    update["compatible"] = requests.asks_compatible(text)
+    if reading.intent == "chitchat":
+        update["small_talk"] = small_talk_kind(text) or "ack"
+    return reading.model_copy(update=update)
