@@ -80,7 +80,7 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
         # The rules engine learns every brand the catalog carries (not only its list).
-        engine = create_engine(settings, recall.catalog_brands())
+        engine = create_engine(settings, recall.catalog_brands(), embedder=memo)
         sessions.exists(READINESS_PROBE_THREAD, READINESS_PROBE_THREAD)
         preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
         cleanup.pop_all()

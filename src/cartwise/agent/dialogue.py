@@ -32,14 +32,16 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its brands, price bounds and specs (never a
-    listing that violates one; those that do not state one are marked and rank after,
-    `recall/spec_search.py`)."""
+    """The exact filters of the active search: its product types (a refinement of running
+    shoes searches running shoes; untyped listings pass), brands, price bounds and specs
+    (never a listing that violates one; those that do not state one are marked and rank
+    after, `recall/spec_search.py`)."""
     search = active_search(state)
     if search is None:
         return filters
     return filters.model_copy(
         update={
+            "product_types": frozenset(scoped_types(state, search)),
             "brands": search.brands,
             "min_price_base": search.min_price_base,
             "max_price_base": search.max_price_base,
@@ -212,6 +214,16 @@ def build_answer(
     )
 
 
+def scoped_types(state: TurnState, search: ActiveSearch) -> set[str]:
+    """The product types this turn keeps to: the active search's, or for "more like this"
+    the shown item's own."""
+    types = set(search.product_types)
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.similar_to:
+        types = {item.product_type for item in resolution.refs if item.product_type} or types
+    return types
+
+
 def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidate]:
     """Candidates of the active search's product types: a refinement, "more" or a sort
     stays on them ("cheaper" running shoes are running shoes, never cheap boots); "more like
@@ -222,9 +234,7 @@ def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidat
     search = active_search(state)
     if resolution is None or search is None:
         return list(candidates)
-    types = set(search.product_types)
-    if resolution.similar_to:
-        types = {item.product_type for item in resolution.refs if item.product_type} or types
+    types = scoped_types(state, search)
     if not types:
         return list(candidates)
     kept = [c for c in candidates if not c.product.product_type or c.product.product_type in types]

@@ -72,8 +72,8 @@ def named_types(text: str) -> list[str]:
 
 
 def requested_types(plan: Reading) -> list[str]:
-    """The catalog types the message asks for: named in its search text, else in its noun."""
-    return named_types(plan.query) or named_types(plan.product_type)
+    """The catalog types the message asks for, as the reader read them."""
+    return plan.types
 
 
 def type_domain(types: list[str]) -> str:

@@ -22,6 +22,7 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.errors import CartwiseError, InvalidPreference
 from cartwise.log import logger
 from cartwise.memory.session_state import SessionPrefState
@@ -180,6 +181,11 @@ class LLMEngine:
         return planner.model_copy(
             update={
                 "specs": fallback_plan.specs,
+                "types": [
+                    kind.slug
+                    for kind in types_named_in(planner.query)
+                    or types_named_in(planner.product_type)
+                ],
                 "urls": fallback_plan.urls,
                 "compatible": fallback_plan.compatible,
                 "unusable_budget": fallback_plan.unusable_budget,

@@ -139,6 +139,9 @@ class Reading(BaseModel):
     sports, baby, tools) or empty."""
     query: str = ""
     """Text to search with: the product and its positive qualities, negated terms removed."""
+    types: list[str] = Field(default_factory=list)
+    """Catalog product-type slugs the request names (`cartwise.catalog.taxonomy`), the
+    longest name first ("desk lamp" is a lamp, not a desk); empty when it names none."""
     product_type: str = ""
     """The product noun the message names (耳机, running shoes, 跑鞋); empty when it names
     none (a refinement such as "cheaper" or "the 2nd")."""

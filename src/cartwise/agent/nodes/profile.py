@@ -185,6 +185,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         available = deps.recall.platforms()
         named = [p for p in plan.platforms if p in available]
         filters = request_filters(search_filters(plan, state.get("domain", "")), state)
+        filters = filters.model_copy(update={"brands": deps.recall.listed_brands(filters.brands)})
         budget = budget_from_slots(state.get("slots", {}), settings)
     # The fan-out that follows is one stage; the picker closes it when all searches are in.
     await sink.step_started("searching")

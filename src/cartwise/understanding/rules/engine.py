@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from cartwise.catalog.brands import CatalogBrand, demo_catalog_brands
+from cartwise.understanding.acts import ActClassifier
 from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts
 from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules import curator, reply
@@ -28,12 +29,17 @@ class RulesEngine:
     lexicon so a brand any catalog sells is understood, not only the curated ones."""
 
     def __init__(
-        self, lexicon: Lexicon | None = None, *, catalog: Iterable[CatalogBrand] = ()
+        self,
+        lexicon: Lexicon | None = None,
+        *,
+        catalog: Iterable[CatalogBrand] = (),
+        acts: ActClassifier | None = None,
     ) -> None:
         base = lexicon or default_lexicon()
         brands = list(catalog)
         self._lexicon = base.with_brands(brands) if brands else base
-        self._reader = RulesReader(self._lexicon)
+        # Without the turn's embedder the classifier reads character n-grams alone.
+        self._reader = RulesReader(self._lexicon, acts or ActClassifier(None))
 
     @property
     def name(self) -> str:

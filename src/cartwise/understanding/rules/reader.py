@@ -20,9 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.text import han_runs, has_han
+from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
 from cartwise.understanding.reading import (
     Conversation,
@@ -32,6 +34,7 @@ from cartwise.understanding.reading import (
     Language,
     Reading,
     Scope,
+    SmallTalk,
     StatedPreference,
 )
 from cartwise.understanding.rules import cues, requests
@@ -53,6 +56,7 @@ from cartwise.understanding.rules.recipients import (
     clause_holders,
     find_recipients,
     purchase_recipient,
+    topic_recipient,
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
@@ -113,8 +117,9 @@ def detect_language(text: str) -> Language:
 class RulesReader:
     """Reads one message into a `Reading` with the vocabulary and the small grammars."""
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, acts: ActClassifier) -> None:
         self._lexicon = lexicon
+        self._acts = acts
 
     def read(self, message: str, conversation: Conversation) -> Reading:
         reading = self._read(message.strip(), conversation)
@@ -137,7 +142,12 @@ class RulesReader:
         )
         # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
-        recipient = purchase_recipient(text, mentions) or session.recipient
+        about_gift = Act.GIFT_CONTEXT in (acts := self._acts.acts(text))
+        recipient = (
+            purchase_recipient(text, mentions)
+            or topic_recipient(mentions, about_gift=about_gift)
+            or session.recipient
+        )
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
         voices = read_voices(text, scoping.clauses, mentions, buying_for=recipient)
         _keep_only_own_words(scoping, holders, voices)
@@ -168,6 +178,7 @@ class RulesReader:
             for m in matches
             if start <= m.start < end and m.first("domain")
         }
+        removed.extend(_context_clauses(text, scoping, noun_clauses, matches))
         stated, brands, retracted = self._preferences(
             scoping, noun_clauses, text, domain, session, memory, slots, holders
         )
@@ -197,7 +208,19 @@ class RulesReader:
             if any(t.stance == "retract" and t.clause == index for t in scoping.terms):
                 removed.append((start, end))
 
-        intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
+        evidence = _request_evidence(
+            noun_domain=noun_domain,
+            said=bool(stated or retracted or slots or brands or platforms or answered),
+            specs=not specs.is_empty(),
+            followup=followup.followup,
+            shown=bool(session.shortlist),
+        )
+        if acts & CONVERSATIONAL_ACTS and not evidence:
+            # A greeting, thanks, goodbye or question about the assistant, with nothing in
+            # it to search for: answered briefly, never searched.
+            intent: Intent = "chitchat"
+        else:
+            intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
         query = "" if intent in ("preference", "chitchat") else _query_text(text, removed, language)
         plan_followup = followup.followup
         if plan_followup is None and not noun_domain and query and intent == "search":
@@ -206,15 +229,30 @@ class RulesReader:
                 said = [query[m.start : m.end] for m in narrowing]
                 plan_followup = Followup(kind="refine", narrow=list(dict.fromkeys(said)))
                 stated.extend(self._wanted(narrowing, stated, domain, recipient or SELF))
+        types = [k.slug for k in types_named_in(query) or types_named_in(_product_type(matches))]
+        if (
+            plan_followup is None
+            and not noun_domain
+            and not types
+            and query
+            and intent == "search"
+            and session.active_search is not None
+            and not requests.is_vague(query)
+        ):
+            # No product named during a search: words that narrow it ("要保暖一点的",
+            # "braided?"), never a new search for those words alone.
+            plan_followup = Followup(kind="refine", narrow=[query])
         current_intent = ""
         if noun_domain and query and intent in ("search", "compare"):
             current_intent = f"买{query}" if language == "zh" else f"buy {query}"
         return Reading(
             language=language,
+            acts=sorted(acts),
             intent=intent,
             domain=domain,
             query=query,
             product_type=_product_type(matches),
+            types=types,
             followup=plan_followup,
             current_intent=current_intent,
             slots=slots,
@@ -534,6 +572,26 @@ def _intent(
     return "search"
 
 
+def _context_clauses(
+    text: str, scoping: Scoping, noun_clauses: set[int], matches: list[Match]
+) -> list[tuple[int, int]]:
+    """Clauses that only tell the story around a request ("老公下个月生日", "he cycles to work
+    every day"): when another clause names the product, a clause with no product noun, no
+    known attribute and no words of asking is context, not words to search for."""
+    if not noun_clauses:
+        return []
+    context: list[tuple[int, int]] = []
+    for index, (start, end) in enumerate(scoping.clauses):
+        if index in noun_clauses:
+            continue
+        if any(start <= m.start < end for m in matches):
+            continue
+        if cues.REQUEST.search(text[start:end].lower()):
+            continue
+        context.append((start, end))
+    return context
+
+
 def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -> str:
     """The message minus refused terms, budget/size phrases, platforms and filler."""
     keep = [True] * len(text)
@@ -541,6 +599,11 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         for i in range(max(0, start), min(len(text), end)):
             keep[i] = False
     kept = "".join(ch if keep[i] else " " for i, ch in enumerate(text)).lower()
+    kept = re.sub(r"(?<=[a-z])['’]s(?![a-z])", " ", kept)
+    # Pronouns stand for someone, never for words of a listing.
+    kept = re.sub(
+        r"(?<![a-z])(?:he|she|him|her|his|hers|they|them|their)(?![a-z])|[他她]们?", " ", kept
+    )
     kept = cues.SESSION.sub(" ", kept)
     kept = cues.LONG_TERM.sub(" ", kept)
     kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
@@ -560,10 +623,38 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = re.sub(r"(?<![a-z])(?:my|i|me|am|price|priced)(?![a-z])", " ", kept)
     # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
     kept = re.sub(
-        r"(?:^|\s)(?:[的在找买个双件台条款副套只把]|[一两几][双件个台条款副套只把])+", " ", kept
+        r"(?:^|\s)(?:[的在找买挑个双件台条款副套只把辆]|[一两几][双件个台条款副套只把辆])+",
+        " ",
+        kept,
     )
     kept = re.sub(r"的+(?=\s|$)", " ", kept)
     return re.sub(r"\s+", " ", kept).strip()
+
+
+CONVERSATIONAL_ACTS = frozenset({Act.SMALL_TALK, Act.THANKS, Act.CLOSING, Act.ASSISTANT_QUESTION})
+
+
+def _request_evidence(
+    *, noun_domain: str, said: bool, specs: bool, followup: Followup | None, shown: bool
+) -> bool:
+    """Whether the message holds anything to search with: a product noun, a preference, a
+    slot, a brand, a spec, or a step from items actually shown ("cheaper", "the 2nd")."""
+    builds_on_shown = (
+        followup is not None and shown and (followup.kind != "details" or bool(followup.asked))
+    )
+    return bool(noun_domain) or said or specs or builds_on_shown
+
+
+def _small_talk_of(acts: Sequence[Act]) -> SmallTalk:
+    if Act.ASSISTANT_QUESTION in acts:
+        return "capabilities"
+    if Act.THANKS in acts:
+        return "thanks"
+    if Act.CLOSING in acts:
+        return "done"
+    if Act.SMALL_TALK in acts:
+        return "greeting"
+    return "ack"
 
 
 def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) -> Reading:
@@ -604,5 +695,5 @@ def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) 
     update["urls"] = requests.product_urls(text)
     update["compatible"] = requests.asks_compatible(text)
     if reading.intent == "chitchat":
-        update["small_talk"] = small_talk_kind(text) or "ack"
+        update["small_talk"] = small_talk_kind(text) or _small_talk_of(reading.acts)
     return reading.model_copy(update=update)

@@ -31,6 +31,14 @@ SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     },
     "bye": {"zh": "再见，购物愉快！", "en": "Bye, happy shopping!"},
     "ack": {"zh": "好的。", "en": "OK."},
+    "capabilities": {
+        "zh": "我是 Cartwise 购物助手：一次在六个电商平台里找商品、比同款的价格，按预算、尺码和品牌筛选，"
+        "还会记住你（和你送礼的人）喜欢和不要的东西。直接告诉我想买什么就行，比如「三百以内的跑步鞋，42码」。",
+        "en": "I'm Cartwise, a shopping assistant: I search six shops at once, compare prices of "
+        "the same product, filter by budget, size and brand, and remember what you (and the "
+        "people you buy for) like and refuse. Just tell me what you need, for example "
+        '"running shoes under $50, size 42".',
+    },
 }
 
 GAP_KINDS: dict[str, dict[Language, str]] = {

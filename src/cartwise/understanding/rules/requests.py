@@ -20,7 +20,7 @@ _GENERIC = re.compile(
     r"please|pls|plz|some|buy|a|an|the|me|i|want|need|looking|find|show|any|then|also|teens?|"
     r"hey|hi|hello|birthday|bday|christmas|xmas|anniversary|valentine'?s?|wedding|holiday|"
     r"around|about|teenagers?|toddlers?|boys?|girls?|man|men|woman|women|guys?|ladies|lady|"
-    r"years?|old|aged?|"
+    r"years?|old|aged?|no|not|clue|sure|idk|dunno|honestly|really|"
     r"\d+(?=\s*(?:years?|yrs?|岁)))(?![a-z])|"
     r"东西|礼物|礼品|好物|什么|随便|推荐|好买|好的|好|挑|买|帮|送人|送给|给|人|有|点|些|个|"
     r"生日|圣诞|纪念日|情人节|节日|过节|嗨|你好|左右|送|"
