@@ -3,6 +3,7 @@
     python scripts/natural_talk_report.py                       # "after" = this checkout
     python scripts/natural_talk_report.py --before-checkout /work/wt/before   # also "before"
     python scripts/natural_talk_report.py --render-only          # table from the stored JSON
+    python scripts/natural_talk_report.py --only shopsim,acts    # rerun some sections only
 
 Each column is measured by `scripts/natural_talk_collect.py` run with that checkout's own
 Python inside it (its agent, reader and earlier evaluations). The harnesses an older checkout
@@ -129,7 +130,11 @@ def rows() -> list[tuple[str, list[Row]]]:
             at = f"shopsim/{mode}:{split}"
             shop += [
                 (f"{mode} {split}: target shown, {agent}", f"{at}/agent/target_shown"),
-                (f"{mode} {split}: target shown, bare search", f"{at}/bare/target_shown"),
+                (
+                    f"{mode} {split}: target shown, bare search"
+                    + (" of the whole script" if mode == "multi" else ""),
+                    f"{at}/bare/target_shown",
+                ),
             ]
             if mode == "multi":
                 shop.append(
@@ -240,6 +245,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before-checkout", type=Path, help="Also measure this checkout.")
     parser.add_argument("--render-only", action="store_true")
+    parser.add_argument("--no-after", action="store_true", help="Measure only --before-checkout.")
     parser.add_argument("--data", type=Path, default=REPO / ".." / "shared" / "data")
     parser.add_argument("--home", type=Path, help="CARTWISE_HOME (its embedding cache).")
     parser.add_argument("--only", default="natural,shopsim,acts,dialogue,understanding,specs,"
@@ -250,7 +256,8 @@ def main() -> None:
     if not args.render_only:
         if args.before_checkout is not None:
             collect(args.before_checkout.resolve(), BEFORE_JSON, label="before", args=args)
-        collect(REPO, AFTER_JSON, label="after", args=args)
+        if not args.no_after:
+            collect(REPO, AFTER_JSON, label="after", args=args)
 
     def load(path: Path) -> dict[str, Any]:
         return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

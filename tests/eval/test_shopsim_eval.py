@@ -14,6 +14,7 @@ from cartwise.eval.shopsim import (
     ShopSimAgent,
     Shown,
     evaluate_shopsim,
+    full_script,
     judge,
     render_markdown,
     shown_of,
@@ -136,6 +137,16 @@ def test_scripted_shopper_says_unsaid_attributes_then_the_variant_then_stops() -
     assert shopper.replies <= MAX_SHOPPER_REPLIES
 
 
+def test_full_script_is_what_the_shopper_would_say_whatever_the_agent_does() -> None:
+    one = task(instruction_simple="想买个黑色回音壁音响")
+    assert full_script(one) == [
+        "想买个黑色回音壁音响",
+        "要全景声，3D环绕的",
+        "要家庭影院的",
+        "要国行全新的",
+    ]
+
+
 def test_scripted_shopper_opens_with_the_full_instruction_when_no_simple_one() -> None:
     one = task(instruction_simple=None)
     assert ScriptedShopper(one).opening == one.instruction_text
@@ -167,6 +178,7 @@ async def test_single_turn_run_scores_agent_and_bare_search() -> None:
     assert report.agent.within_stated.hits == 1
     assert report.bare.target_shown.hits == 0
     assert report.bare.within_stated.hits == 0  # 2500 > 1800
+    assert (report.agent_only, report.bare_only) == (1, 0)
     assert "target shown (top 8)" in render_markdown([report], depth=8)
 
 

@@ -190,6 +190,7 @@ def _title(mode: str, sample_size: int, seed: int, total: int, indexed: float) -
             f"(要X的), at most {MAX_SHOPPER_REPLIES} answers; it answers a question and a "
             "wrong list alike (it never reads the reply) and the conversation stops when the "
             "target is shown. The agent is judged on its last reply; the bare search on "
-            "everything the shopper said, joined, and on the opening alone."
+            "the whole script joined (all the shopper would say, whatever the agent did) and "
+            "on the opening alone."
         )
     return "\n".join(lines) + "\n\n"

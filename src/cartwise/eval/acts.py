@@ -292,7 +292,16 @@ def render_markdown(
             f"{mg.shopper_utterances - mg.scored} left out:",
             "",
         ]
-        lines += [f"- {reason}: {count}" for reason, count in mg.excluded.items()]
+        prefix = "top intent without counterpart: "
+        unmapped: Counter[str] = Counter()
+        for reason, count in mg.excluded.items():
+            if reason.startswith(prefix):
+                unmapped[reason.removeprefix(prefix)] += count
+            else:
+                lines.append(f"- {reason}: {count}")
+        if unmapped:
+            detail = ", ".join(f"{name} {count}" for name, count in unmapped.most_common())
+            lines.append(f"- a top intent without counterpart: {sum(unmapped.values())} ({detail})")
         lines += [
             "",
             f"**Accuracy of the likeliest act's class: {mg.correct}/{mg.scored} "

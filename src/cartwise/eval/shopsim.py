@@ -162,6 +162,15 @@ class ScriptedShopper:
         return message
 
 
+def full_script(task: ShopSimTask) -> list[str]:
+    """Every message the scripted shopper has for the task, opening first."""
+    shopper = ScriptedShopper(task)
+    script = [shopper.opening]
+    while (message := shopper.next_message()) is not None:
+        script.append(message)
+    return script
+
+
 async def run_single(agent: ShopSimAgent, task: ShopSimTask, split: Split) -> TaskResult:
     started = time.perf_counter()
     user = f"shopsim-{task.task_id}-{uuid.uuid4().hex[:6]}"
@@ -185,18 +194,16 @@ async def run_single(agent: ShopSimAgent, task: ShopSimTask, split: Split) -> Ta
 
 async def run_multi(agent: ShopSimAgent, task: ShopSimTask, split: Split) -> TaskResult:
     """The scripted conversation; the agent is judged on its last reply (the target shown
-    at any turn ends the conversation there), the bare search on everything the shopper
-    said, joined, and on the opening alone."""
+    at any turn ends the conversation there), the bare search on the whole script joined
+    (everything the shopper would say, whatever the agent did) and on the opening alone."""
     started = time.perf_counter()
     user = f"shopsim-{task.task_id}-{uuid.uuid4().hex[:6]}"
     shopper = ScriptedShopper(task)
     message: str | None = shopper.opening
-    said: list[str] = []
     turns: list[ShopperTurn] = []
     shown: list[Shown] = []
     error, turn = "", dict[str, Any]()
     while message is not None:
-        said.append(message)
         try:
             turn = await agent.run_turn(user, f"{user}-t", message)
         except Exception as exc:
@@ -219,7 +226,7 @@ async def run_multi(agent: ShopSimAgent, task: ShopSimTask, split: Split) -> Tas
         task_id=task.task_id,
         split=split,
         agent=judge(task, shown),
-        bare=judge(task, agent.bare_search("，".join(said), agent.depth)),
+        bare=judge(task, agent.bare_search("，".join(full_script(task)), agent.depth)),
         bare_opening=judge(task, agent.bare_search(shopper.opening, agent.depth)),
         turns=turns,
         outcome="error" if error else outcome_of(turn),
@@ -278,6 +285,10 @@ class ShopSimReport(BaseModel):
     agent_turns: int = 0
     outcomes: dict[str, int] = Field(default_factory=dict)
     """What the agent's (last) reply did, per task."""
+    agent_only: int = 0
+    """Tasks whose target the agent shows and the bare search does not."""
+    bare_only: int = 0
+    """Tasks whose target the bare search shows and the agent does not."""
     results: list[TaskResult] = Field(default_factory=list)
 
     def public_json(self) -> str:
@@ -291,6 +302,10 @@ class ShopSimReport(BaseModel):
         self.seconds += result.seconds
         self.errors += bool(result.error)
         self.outcomes[result.outcome] = self.outcomes.get(result.outcome, 0) + 1
+        agent_found = result.agent.target_rank is not None
+        bare_found = result.bare.target_rank is not None
+        self.agent_only += agent_found and not bare_found
+        self.bare_only += bare_found and not agent_found
         self.agent.add(result.agent)
         self.bare.add(result.bare)
         if result.bare_opening is not None:
@@ -344,7 +359,7 @@ def render_markdown(reports: Sequence[ShopSimReport], *, depth: int) -> str:
             if mode == "multi":
                 systems = [
                     ("agent (last reply)", report.agent),
-                    ("bare search, all said", report.bare),
+                    ("bare search, whole script", report.bare),
                     ("bare search, opening", report.bare_opening),
                 ]
             for name, score in systems:
@@ -375,7 +390,11 @@ def render_markdown(reports: Sequence[ShopSimReport], *, depth: int) -> str:
         for report in chosen:
             per_task = report.seconds / report.tasks if report.tasks else 0.0
             did = ", ".join(f"{name} {count}" for name, count in sorted(report.outcomes.items()))
-            extra = f"{report.tasks} tasks, {per_task:.2f} s/task; the agent's reply: {did}"
+            extra = (
+                f"{report.tasks} tasks, {per_task:.2f} s/task; the agent's reply: {did}; "
+                f"target shown by the agent only {report.agent_only}, "
+                f"by the bare search only {report.bare_only}"
+            )
             if mode == "multi":
                 by_turn = ", ".join(
                     f"turn {n}: {c}" for n, c in sorted(report.turns_to_target.items())

@@ -13,6 +13,7 @@ from cartwise.agent.followups import Resolution, resolve
 from cartwise.agent.picker import without_unusable_budget
 from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.turn_memory import turn_memory
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
 from cartwise.recall.references import PRODUCT_URL
 from cartwise.recall.spec_request import merge_specs
@@ -45,7 +46,8 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             lambda: (
                 deps.sessions.get(user, thread),
                 deps.sessions.messages(user, thread),
-                deps.preferences.list(user),
+                # A bounded slice the message names, not every entry (agent/turn_memory.py).
+                turn_memory(deps.preferences, user, message),
             )
         )
         call_id = await sink.start_tool_call("planner", {"message": message})

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, RequestSpecs, check
+from cartwise.catalog.specs.model import distinct_specs
 from cartwise.embedding.base import Matrix, Vector
 
 SpecVerdict = Literal["meets", "unknown"]
@@ -52,6 +53,9 @@ class SearchFilters(BaseModel):
     spec_verdicts: list[SpecVerdict] = Field(default_factory=_strict)
     """Which `check` verdicts pass when there are specs: ["meets"] (strict, the default),
     ["unknown"] (listings that do not state an asked attribute: the top-up), or both."""
+
+    _numeric_specs = field_validator("numeric_specs")(distinct_specs)
+    _label_specs = field_validator("label_specs")(distinct_specs)
 
     @field_validator("spec_verdicts")
     @classmethod
