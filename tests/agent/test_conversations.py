@@ -176,4 +176,4 @@ async def test_an_electronics_dislike_does_not_empty_a_clothing_search(
     await say(agent, user, "t1", dislike)
     result = await say(agent, user, "t2", search)
     assert len(result.products) >= 4
-    assert [e.domain for e in result.memory.long_term] == ["electronics"]
+    assert [e.domain for e in agent.preferences.list(user)] == ["electronics"]

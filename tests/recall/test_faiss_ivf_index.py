@@ -134,6 +134,53 @@ def test_appends_replacements_and_deletes_reach_the_cells(tmp_path: Path) -> Non
     index.close()
 
 
+def test_the_structure_saved_at_ingest_is_read_instead_of_trained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vectors, prices, _ = _clustered(3000, 6)
+    products = [
+        make_product(str(i), platform=PLATFORMS[i % 6], price=float(prices[i])) for i in range(3000)
+    ]
+    writer = FaissIvfIndex(tmp_path, DIM, exact_rows=0)
+    writer.upsert(products, vectors)
+    writer.persist()
+    queries, filters = _queries(40)
+    expected = [
+        [h.product.key for h in writer.search(q, 10, f)]
+        for q, f in zip(queries, filters, strict=True)
+    ]
+    cells = writer.cells
+    writer.close()
+
+    def no_training(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the cells were trained again")
+
+    monkeypatch.setattr(FaissIvfIndex, "_train", no_training)
+    reader = FaissIvfIndex(tmp_path, DIM, exact_rows=0)
+    got = [
+        [h.product.key for h in reader.search(q, 10, f)]
+        for q, f in zip(queries, filters, strict=True)
+    ]
+    assert got == expected and reader.cells == cells
+    # The read structure takes later writes like a trained one.
+    reader.upsert([products[7]], vectors[[2999]])
+    assert {h.product.key for h in reader.search(vectors[2999], 2)} == {"jd:7", "pinduoduo:2999"}
+    reader.close()
+    # Another state than the saved one (the reader wrote): trained again, not read.
+    monkeypatch.undo()
+    again = FaissIvfIndex(tmp_path, DIM, exact_rows=0)
+    trained: list[bool] = []
+    original = FaissIvfIndex._train
+    monkeypatch.setattr(
+        FaissIvfIndex,
+        "_train",
+        lambda self, progress: (trained.append(True), original(self, progress)),
+    )
+    again.search(vectors[3], 1)
+    assert trained == [True]
+    again.close()
+
+
 def test_create_index_opens_a_large_store_as_the_approximate_index(settings: Settings) -> None:
     vectors, prices, _ = _clustered(40, 5)
     first = create_index(settings, DIM)

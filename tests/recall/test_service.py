@@ -162,3 +162,44 @@ def test_reopened_service_finds_the_same_products(settings: Settings) -> None:
     assert reopened.count() == len(MODEL_CATALOG)
     assert [h.product.key for h in reopened.search("Ryzen 9 5900X", k=5).results] == before
     assert reopened.get("jd:1") == Product.model_validate(reopened.get("jd:1"))
+
+
+def test_after_ingest_a_new_process_searches_without_reading_the_catalog(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ingest saves the index's table and the BM25 beside it; a later process loads both and
+    answers exactly as the process that built them, parsing only what it shows."""
+    service = _service(settings)
+    service.finish_ingest()
+    queries = ["Ryzen 9 5900X", "降噪耳机", "WH-1000XM5", "gaming monitor"]
+    modes = ("lexical", "hybrid")
+    before = [
+        [h.product.key for h in service.search(q, k=5, mode=m).results]
+        for q in queries
+        for m in modes
+    ]
+    service.close()
+
+    def no_catalog_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole catalog was read")
+
+    monkeypatch.setattr(RecallService, "_reload", no_catalog_read)
+    reopened = RecallService.open(settings, create_embedder(settings.embedder))
+    monkeypatch.setattr(reopened.index, "iter_products", no_catalog_read)
+    after = [
+        [h.product.key for h in reopened.search(q, k=5, mode=m).results]
+        for q in queries
+        for m in modes
+    ]
+    assert after == before
+    # A write after the saved state: the BM25 is built again from the rows, with the newcomer.
+    monkeypatch.undo()
+    newcomer = make_product("new", platform="jd", title="Zyxwv limited edition kettle")
+    reopened.upsert([newcomer], reopened.embedder.embed_documents([newcomer.title]))
+    hits = reopened.search("zyxwv", mode="lexical").results
+    assert [h.product.key for h in hits] == ["jd:new"]
+    reopened.close()
+    third = RecallService.open(settings, create_embedder(settings.embedder))
+    assert [h.product.key for h in third.search("zyxwv", mode="lexical").results] == ["jd:new"]
+    assert [h.product.key for h in third.search("Ryzen 9 5900X", k=5).results] == before[1]
+    third.close()

@@ -1,8 +1,6 @@
 """The same product on several platforms, cheapest first.
 
-Two offers are "the same product" when their brands agree and either their model tokens
-(`attributes["model"]`, or a model-like token in the title such as "WH-1000XM5") or their
-normalized titles are equal. Prices are compared on `price_base`; each offer keeps its
+Two offers are "the same product" when they share `catalog.model_identity`. Prices are compared on `price_base`; each offer keeps its
 listed price and currency so the shopper sees what the platform charges.
 """
 
@@ -12,8 +10,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from cartwise.catalog.model_identity import listing_identity
+from cartwise.catalog.model_identity import model_identity, model_token
 from cartwise.catalog.product import Product
+
+__all__ = ["Offer", "PriceComparison", "compare_prices", "model_identity", "model_token"]
 
 
 class Offer(BaseModel):
@@ -52,16 +52,16 @@ def compare_prices(
 ) -> list[PriceComparison]:
     """Groups of the same product on 2+ platforms. With `focus`, only groups containing one
     of those products (the picks) are returned, in the order of their first focus product."""
-    groups: dict[tuple[str, str], dict[str, Product]] = {}
+    groups: dict[str, dict[str, Product]] = {}
     for product in products:
-        by_platform = groups.setdefault(listing_identity(product), {})
+        by_platform = groups.setdefault(model_identity(product), {})
         known = by_platform.get(product.platform)
         if known is None or product.price_base < known.price_base:
             by_platform[product.platform] = product
 
-    order: list[tuple[str, str]] = []
+    order: list[str] = []
     for product in focus or products:
-        key = listing_identity(product)
+        key = model_identity(product)
         if key not in order and len(groups.get(key, {})) >= 2:
             order.append(key)
 

@@ -1,6 +1,10 @@
-"""Which listings are the same model: offers of one model on every platform share an
-identity (its brand and model number, else its title), so prices can be compared and a
-shortlist shows each model once."""
+"""One string per model, shared by its offers on every platform.
+
+Two offers are the same model when their brands agree and either their model tokens
+(`attributes["model"]`, or a model-like token in the title such as "WH-1000XM5") or their
+normalized titles are equal. Price comparison groups offers by it; a price watch follows it,
+so any platform's offer of the watched model can meet the watch.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ def model_token(product: Product) -> str:
     return _NON_WORD.sub("", max(tokens, key=len)) if tokens else ""
 
 
-def listing_identity(product: Product) -> tuple[str, str]:
+def _identity(product: Product) -> tuple[str, str]:
     brand = _NON_WORD.sub("", fold(product.brand))
     token = model_token(product)
     return (brand, f"model:{token}" if token else f"title:{_NON_WORD.sub('', fold(product.title))}")
@@ -38,4 +42,4 @@ def listing_identity(product: Product) -> tuple[str, str]:
 
 def model_identity(product: Product) -> str:
     """One string per model: offers of the same model on every platform share it."""
-    return "|".join(listing_identity(product))
+    return "|".join(_identity(product))

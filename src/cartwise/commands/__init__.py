@@ -9,6 +9,7 @@ import typer
 # Each module exposes `register(app)`. Add one line per command module.
 COMMAND_MODULES: list[str] = [
     "memory",
+    "watches",
     "session",
     "understand",
     "search",
@@ -19,6 +20,8 @@ COMMAND_MODULES: list[str] = [
     "eval_understanding",
     "eval_dialogue",
     "eval_natural",
+    "eval_shopsim",
+    "eval_acts",
     "eval_catalog",
     "eval_specs",
     "ask",

@@ -63,9 +63,11 @@ def eval_agent(
     embedder: Embedder | None = None,
     slice_types: set[str] | None = None,
     catalog_file: Path | None = None,
+    mapping: Path | None = None,
 ) -> Iterator[AgentDeps]:
     """An agent over a fresh temporary home with the demo catalog (or its `slice_types`, or
-    the JSON-lines `catalog_file` instead) indexed once. Product vectors go through the
+    the JSON-lines `catalog_file` instead, read through the column `mapping` when given)
+    indexed once. Product vectors go through the
     embedding cache of the configured home (product texts only: no user text is written to
     disk)."""
     from cartwise.agent.deps import create_deps
@@ -95,6 +97,7 @@ def eval_agent(
                         service=deps.recall,
                         embedder=documents,
                         fmt="jsonl",
+                        mapping=mapping,
                         progress=False,
                     )
                 yield deps

@@ -15,7 +15,9 @@ def create_embedder(spec: str, settings: Settings | None = None) -> Embedder:
     if kind == "e5":
         from cartwise.embedding.e5 import E5Embedder
 
-        return E5Embedder()
+        if settings is None:
+            return E5Embedder()
+        return E5Embedder(engines=settings.embedder_engines)
     if kind == "use":
         from cartwise.embedding.use import USEEmbedder
 

@@ -32,4 +32,8 @@ class USEEmbedder:
         return normalize_vector(np.asarray(vec))
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return embed_in_batches(self._model.encode, texts, dim=self.dim, lock=self._lock)
+        return embed_in_batches(self._encode, texts, dim=self.dim)
+
+    def _encode(self, texts: list[str]) -> object:
+        with self._lock:
+            return self._model.encode(texts)

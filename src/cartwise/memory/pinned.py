@@ -93,6 +93,11 @@ class PinnedPreferences:
     ) -> builtins.list[PreferenceEntry]:
         return self._store.read_relevant(user, query, recipient=recipient, k=k, threshold=threshold)
 
+    def named_in(
+        self, user: str, text: str, *, slugs: Sequence[str] = (), limit: int = 32
+    ) -> builtins.list[PreferenceEntry]:
+        return self._store.named_in(user, text, slugs=slugs, limit=limit)
+
     def close(self) -> None:
         self._store.close()
 

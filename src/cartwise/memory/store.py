@@ -432,4 +432,13 @@ class PreferenceStore(Protocol):
         """Global entries always, plus domain-scoped entries relevant to the query."""
         ...
 
+    def named_in(
+        self, user: str, text: str, *, slugs: Sequence[str] = (), limit: int = 32
+    ) -> builtins.list[PreferenceEntry]:
+        """A bounded slice of every namespace: entries `text` names (a keyword, the slug or
+        its words occur in it) or whose slug is in `slugs`, plus each namespace's latest
+        like; at most `limit` per namespace. Sub-linear in the stored entries (an index per
+        namespace, not a scan): what a turn hands the reader and the curator."""
+        ...
+
     def close(self) -> None: ...

@@ -9,7 +9,10 @@ Chinese queries; BM25 on the right tokens keeps them apart. Tokens:
   writes "WH1000XM5" or "1000XM5".
 
 The index is rebuilt lazily from the product index's rows (the one source of truth), and a
-token cache keyed by text hash, persisted in CARTWISE_HOME, keeps that rebuild cheap.
+token cache keyed by text hash, persisted in CARTWISE_HOME, keeps that rebuild cheap. Where
+the product index names the catalog state it holds (`SavedLexical`), the built BM25 is also
+saved under that name (ingest does it at its end) and the next process loads it, memory-mapped,
+instead of reading and tokenising every product; its hits are read from the index by key.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ import json
 import logging
 import os
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -172,16 +177,61 @@ class _TokenCache:
         self._tokens, self._dirty = kept, False
 
 
+@dataclass(frozen=True)
+class SavedLexical:
+    """Where a built BM25 is saved, and what it is saved for."""
+
+    directory: Path
+    """Saved indexes go in `<directory>/bm25-<state>/` (one per catalog state)."""
+    state: Callable[[], str | None]
+    """The catalog state the product index holds now (None: not known, nothing is saved)."""
+    product: Callable[[str], Product | None]
+    """A product by key (a loaded BM25's hits)."""
+
+    def path(self, state: str) -> Path:
+        return self.directory / f"{_SAVED_PREFIX}{state.replace(':', '-')}"
+
+
+_SAVED_PREFIX = "bm25-"
+
+
+class _Documents(Protocol):
+    """The products behind a BM25's document positions."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, position: int, /) -> Product | None: ...
+
+
+class _ProductsByKey:
+    """A loaded BM25's documents: their keys, each product read from the index when hit."""
+
+    def __init__(self, keys: list[str], product: Callable[[str], Product | None]) -> None:
+        self._keys, self._product = keys, product
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, position: int) -> Product | None:
+        return self._product(self._keys[position])
+
+
 class LexicalIndex:
     """BM25 over the products `source()` yields; rebuilt after `invalidate()`."""
 
     def __init__(
-        self, source: Callable[[], Iterable[Product]], *, cache_path: Path | None = None
+        self,
+        source: Callable[[], Iterable[Product]],
+        *,
+        cache_path: Path | None = None,
+        saved: SavedLexical | None = None,
     ) -> None:
         self._source = source
         self._cache = _TokenCache(cache_path)
+        self._saved = saved
         self._lock = threading.Lock()
-        self._products: list[Product] = []
+        self._products: _Documents = []
+        self._keys: list[str] = []
         self._retriever: Any = None
         self._stale = True
 
@@ -192,6 +242,9 @@ class LexicalIndex:
 
     def _ensure_built(self) -> None:
         if not self._stale:
+            return
+        state = self._saved.state() if self._saved is not None else None
+        if state is not None and self._load(state):
             return
         import bm25s
 
@@ -204,6 +257,50 @@ class LexicalIndex:
             retriever.index(corpus, show_progress=False)
         self._cache.save(texts)
         self._products, self._retriever, self._stale = products, retriever, False
+        self._keys = [p.key for p in products]
+        if state is not None and self._saved is not None and self._saved.state() == state:
+            self._save(self._saved.path(state))
+
+    def persist(self) -> None:
+        """Build now and save it for the next process (ingest calls this at its end)."""
+        with self._lock:
+            self._ensure_built()
+
+    def _load(self, state: str) -> bool:
+        import bm25s
+
+        assert self._saved is not None
+        path = self._saved.path(state)
+        if not path.is_dir():
+            return False
+        try:
+            keys = json.loads((path / "keys.json").read_text(encoding="utf-8"))
+            retriever = bm25s.BM25.load(path, mmap=True) if keys else None
+        except (OSError, ValueError, KeyError) as exc:
+            logger.warning("not using the saved BM25 in %s: %s", path, exc)
+            return False
+        self._keys, self._retriever, self._stale = keys, retriever, False
+        self._products = _ProductsByKey(keys, self._saved.product)
+        return True
+
+    def _save(self, path: Path) -> None:
+        """Best effort (a BM25 that cannot be saved is built again by the next process);
+        the directory appears whole or not at all, and older states' are removed."""
+        if path.exists():
+            return
+        scratch = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+        try:
+            if self._retriever is not None:
+                self._retriever.save(scratch, show_progress=False)
+            (scratch / "keys.json").write_text(json.dumps(self._keys), encoding="utf-8")
+            os.rename(scratch, path)
+        except OSError as exc:
+            shutil.rmtree(scratch, ignore_errors=True)
+            logger.warning("could not save the BM25 to %s: %s", path, exc)
+            return
+        for older in path.parent.glob(f"{_SAVED_PREFIX}*"):
+            if older != path:
+                shutil.rmtree(older, ignore_errors=True)
 
     def search(
         self, query: str, k: int, filters: SearchFilters | None = None
@@ -221,6 +318,8 @@ class LexicalIndex:
         hits: list[tuple[Product, float]] = []
         for position in _descending_positive(scores):
             product = products[int(position)]
+            if product is None:  # deleted since the saved BM25 was built: the index moved on
+                continue
             if filters is None or filters.accepts(product):
                 hits.append((product, float(scores[position])))
                 if len(hits) == k:

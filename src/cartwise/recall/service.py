@@ -34,8 +34,13 @@ from cartwise.embedding.base import Embedder, Matrix, normalize_vector
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
-from cartwise.recall.indexes.base import FullTextIndex, ProductIndex, SearchFilters
-from cartwise.recall.lexical import LexicalIndex, model_forms, model_tokens
+from cartwise.recall.indexes.base import (
+    FullTextIndex,
+    PersistentIndex,
+    ProductIndex,
+    SearchFilters,
+)
+from cartwise.recall.lexical import LexicalIndex, SavedLexical, model_forms, model_tokens
 from cartwise.recall.modes import SearchMode
 from cartwise.settings import Settings
 
@@ -129,9 +134,15 @@ class RecallService:
     def open(cls, settings: Settings, embedder: Embedder) -> RecallService:
         """The configured index for this embedder, with a lexical index persisted beside it."""
         index = create_index(settings, embedder.dim, embedder_name=embedder.name)
-        brands = settings.home / "index" / index_name(embedder.dim, embedder.name) / "brands.json"
+        directory = settings.home / "index" / index_name(embedder.dim, embedder.name)
+        brands = directory / "brands.json"
         cache = settings.home / "lexical_tokens.json"
-        lexical = LexicalIndex(index.iter_products, cache_path=cache)
+        saved = (
+            SavedLexical(directory, state=index.state, product=index.get)
+            if isinstance(index, PersistentIndex)
+            else None
+        )
+        lexical = LexicalIndex(index.iter_products, cache_path=cache, saved=saved)
         version = None
         if settings.store_backend == "redis":
             # Replicas: a catalog change made by any of them reaches all (catalog_version.py).
@@ -197,6 +208,9 @@ class RecallService:
     def finish_ingest(self) -> None:
         """Compute now what the catalog's readers would otherwise compute at start-up."""
         self.catalog_brands()
+        if isinstance(self.index, PersistentIndex):
+            self.index.persist()
+            self.lexical.persist()
 
     def listed_brands(self, slugs: Sequence[str]) -> list[str]:
         """Every spelling the catalogs list each brand under ("dr-martens" → "Dr. Martens",

@@ -12,10 +12,10 @@ from cartwise.catalog.brands import CatalogBrand
 from cartwise.embedding.base import Embedder
 from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
-from cartwise.understanding.acts import Act
+from cartwise.understanding.acts import Act, create_act_classifier
 from cartwise.understanding.base import Engine
 
-__all__ = ["Act", "Engine", "create_engine"]
+__all__ = ["Act", "Engine", "create_act_classifier", "create_engine"]
 
 
 def create_engine(

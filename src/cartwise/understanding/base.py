@@ -80,6 +80,10 @@ class CuratorOutput(BaseModel):
     session_patch: SessionPatch = Field(default_factory=SessionPatch)
 
 
+MAX_REPLY_ITEMS = 5
+"""Items a reply names: the best pick and up to four alternatives."""
+
+
 class ReplyItem(BaseModel):
     platform: str
     title: str

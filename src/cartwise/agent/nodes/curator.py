@@ -24,6 +24,7 @@ from cartwise.agent.context import rejected_options
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.dialogue import dialogue_patch
 from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
+from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
 from cartwise.memory.session_state import ChatMessage, SessionPatch
@@ -43,6 +44,8 @@ class MemoryWrites:
     supersede_only: dict[str, list[str]] = field(default_factory=dict)
     """Recipient → keys of that namespace retired without a replacement (a retraction)."""
     session_patch: SessionPatch = field(default_factory=SessionPatch)
+    read: list[PreferenceEntry] = field(default_factory=list)
+    """The slice of memory the turn read (reported back after the writes)."""
 
 
 def _check_key(key: str) -> tuple[str, str]:
@@ -163,15 +166,25 @@ def plan_writes(output: CuratorOutput, state: TurnState, question: str) -> Memor
 
 def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> MemoryUpdate:
     user, thread = state["user"], state["thread"]
-    before = {e.qualified_key: e for e in deps.preferences.list(user)}
+    # What the writes retire, read key by key before they run (not the whole memory).
+    retiring = [
+        *(
+            (e.recipient, k)
+            for e, supersede in writes.upserts
+            for k in [*supersede, e.opposite_key]
+        ),
+        *((whose, k) for whose, keys in writes.supersede_only.items() for k in keys),
+    ]
+    before: dict[str, PreferenceEntry] = {}
+    for whose, key in dict.fromkeys(retiring):
+        if (found := deps.preferences.get(user, key, recipient=whose)) is not None:
+            before[found.qualified_key] = found
     added: list[PreferenceEntry] = []
-    retired: list[str] = []
+    retired = [qualify_key(whose, key) for whose, key in retiring]
     for entry, supersede in writes.upserts:
-        retired.extend(qualify_key(entry.recipient, k) for k in [*supersede, entry.opposite_key])
         added.append(deps.preferences.upsert(user, entry, supersede=supersede))
     for whose, keys in writes.supersede_only.items():
         deps.preferences.supersede(user, keys, recipient=whose)
-        retired.extend(qualify_key(whose, k) for k in keys)
     session = deps.sessions.patch(user, thread, writes.session_patch)
     deps.sessions.append_messages(
         user,
@@ -183,10 +196,13 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
     )
     added_keys = {e.qualified_key for e in added}
     superseded = [before[k] for k in dict.fromkeys(retired) if k in before and k not in added_keys]
+    gone = {e.qualified_key for e in superseded}
     return MemoryUpdate(
         added=added,
         superseded=superseded,
-        long_term=deps.preferences.list(user),
+        # The turn's slice as it stands after the writes, not every stored entry: the
+        # whole memory is GET /api/memory (10,000 entries were 3.5 MB in every snapshot).
+        long_term=[e for e in merged(added, writes.read) if e.qualified_key not in gone],
         session=session,
     )
 
@@ -194,7 +210,10 @@ def apply_writes(deps: AgentDeps, state: TurnState, writes: MemoryWrites) -> Mem
 def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
     question = state.get("question", "")
     plan = state["plan"]
-    memory = state["memory"]  # every namespace of the user
+    # The turn's slice of every namespace, with the entries of every slug this turn states
+    # or takes back (what a new statement may supersede), from the store's term index.
+    stated = [s.slug for s in plan.stated] + retracted_slugs(plan.retracted)
+    memory = merged(state["memory"], turn_memory(deps.preferences, state["user"], "", slugs=stated))
     recipients = {s.recipient for s in plan.stated} | {plan.recipient}
     turn = CuratorTurn(
         user_message=state["message"],
@@ -208,13 +227,15 @@ def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
         source_turn=state["source_turn"],
     )
     try:
-        return plan_writes(deps.engine.curate(turn), state, question)
+        writes = plan_writes(deps.engine.curate(turn), state, question)
     except InvalidInput as exc:
         # Rejected whole: no long-term write from this turn; the mechanical facts (rejected
         # options, the question asked, filled slots) are still kept.
         detail = redact(str(exc), allowed=deps.settings.log_personal_data)
         logger.warning("curator output rejected, long-term memory unchanged: %s", detail)
-        return plan_writes(CuratorOutput(), state, question)
+        writes = plan_writes(CuratorOutput(), state, question)
+    writes.read = memory
+    return writes
 
 
 async def curator_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:

@@ -11,6 +11,7 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.followups import Resolution, resolve
 from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.turn_memory import turn_memory
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
 from cartwise.recall.spec_request import merge_specs
 from cartwise.understanding.reading import Conversation, Reading
@@ -33,7 +34,8 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             lambda: (
                 deps.sessions.get(user, thread),
                 deps.sessions.messages(user, thread),
-                deps.preferences.list(user),
+                # A bounded slice the message names, not every entry (agent/turn_memory.py).
+                turn_memory(deps.preferences, user, message),
             )
         )
         call_id = await sink.start_tool_call("reader", {"message": message})

@@ -24,6 +24,7 @@ from cartwise.agent.budget_search import within_budget
 from cartwise.agent.dialogue import active_search, request_filters
 from cartwise.agent.picker import budget_from_slots
 from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.turn_memory import merged
 from cartwise.catalog.product import Domain
 from cartwise.catalog.terms import slug_terms
 from cartwise.memory.injector import preference_context
@@ -159,6 +160,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     user, query, plan = state["user"], state["query"], state["plan"]
     timings: dict[str, float] = {}
     async with sink.step("profile", timings):
+        applied: list[PreferenceEntry] = []
 
         def read() -> TurnPreferences:
             text = query or plan.current_intent or state["message"]
@@ -166,6 +168,9 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             stored = preference_context(
                 deps.preferences, user, text, settings=settings, recipient=plan.recipient
             )
+            # The turn's slice plus the stored entries this search applies: the filter's
+            # words are traced back to their entries (what the reply names).
+            applied.extend(merged(state["memory"], stored.dislikes, stored.likes))
             return collect_preferences(
                 profile=stored.profile,
                 liked=stored.likes,
@@ -174,7 +179,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
                 block=stored.block,
                 plan=plan,
                 constraints=state["session"].constraints,
-                memory=state["memory"],
+                memory=applied,
             )
 
         prefs = await asyncio.to_thread(read)
@@ -202,5 +207,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "filters": within_budget(filters, budget),
         "budget_probe": filters if budget.is_set else None,
         "search_started_at": time.perf_counter(),
+        # The turn's slice of memory grows by the stored entries this search applies (the
+        # reply names them, the snapshot carries them).
+        "memory": applied,
         "timings": timings,
     }

@@ -8,11 +8,17 @@ listing's "43.9 cm (17.3")" satisfies it.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 SpecOp = Literal["lt", "le", "eq", "ge", "gt"]
+MAX_SPECS = 12
+"""Distinct specs of one kind a request carries; more are dropped. Every spec is checked
+against every listing of every platform searched, under the index's lock: a pasted 2,000-
+character message repeating one sentence 40 times made 40 copies of one colour spec, and
+each platform's search held the index for 160 ms instead of 4."""
 
 
 class ProductSpecs(BaseModel):
@@ -43,6 +49,10 @@ class NumericSpec(BaseModel):
     text: str = ""
     """The words it was parsed from, for the reply."""
 
+    def condition(self) -> tuple[object, ...]:
+        """What the spec asks, whatever words it was parsed from."""
+        return (self.attribute, self.op, self.value)
+
 
 class LabelSpec(BaseModel):
     """A categorical spec: socket AM5, DDR5, HDMI, "not black, white or metallic"."""
@@ -55,6 +65,26 @@ class LabelSpec(BaseModel):
     negated: bool = False
     """None of these."""
     text: str = ""
+
+    def condition(self) -> tuple[object, ...]:
+        """What the spec asks, whatever words it was parsed from."""
+        return (self.attribute, tuple(sorted(self.values)), self.negated)
+
+
+Spec = TypeVar("Spec", "NumericSpec", "LabelSpec")
+
+
+def distinct_specs(specs: Sequence[Spec]) -> list[Spec]:
+    """`specs` without repeats of one condition (the words it came from aside), first seen
+    first, at most `MAX_SPECS`: every spec must hold, so a repeat changes nothing."""
+    seen: set[tuple[object, ...]] = set()
+    kept: list[Spec] = []
+    for spec in specs:
+        condition = spec.condition()
+        if condition not in seen and len(kept) < MAX_SPECS:
+            seen.add(condition)
+            kept.append(spec)
+    return kept
 
 
 class SpecSort(BaseModel):
@@ -81,6 +111,14 @@ class RequestSpecs(BaseModel):
     unchecked: list[str] = Field(default_factory=list)
     """Spec phrases understood as specs but not checkable against the catalog: the reply
     says so instead of dropping them silently."""
+
+    _numeric = field_validator("numeric")(distinct_specs)
+    _labels = field_validator("labels")(distinct_specs)
+
+    @field_validator("unchecked")
+    @classmethod
+    def _distinct_unchecked(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(value))[:MAX_SPECS]
 
     def is_empty(self) -> bool:
         return not (self.numeric or self.labels or self.sort or self.cheapest or self.unchecked)

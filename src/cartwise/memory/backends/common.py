@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 import uuid
 from abc import ABC, abstractmethod
@@ -34,6 +35,7 @@ from cartwise.memory.store import (
     ScoredPreference,
     check_recipient,
 )
+from cartwise.text import fold, han_runs
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
@@ -41,6 +43,11 @@ MAX_USER_CHARS = 128
 PARSE_CACHE_SIZE = 16_384
 NAMESPACE_CACHE_SIZE = 512
 """Prepared (entries, vector matrix) namespaces kept in-process, least recently used out."""
+MAX_TERM_HAN = 8
+"""Longest Chinese surface form looked up in a text (longer keywords are rare phrases)."""
+MAX_TERM_WORDS = 4
+"""Longest run of Latin words looked up in a text ("abs plastic", "noise cancelling")."""
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
 
 
 def check_user(user: str) -> str:
@@ -207,9 +214,29 @@ class PreparedNamespace:
     """One row per entry: the vector of `vector_text(entry)`."""
     flags: EntryFlags = field(init=False)
     """What each entry is (query-independent), as arrays."""
+    terms: dict[str, list[int]] = field(init=False)
+    """Folded surface form (a keyword, the slug, the slug's words) → the entries that have
+    it: which entries a message names is a lookup per piece of the message, not a scan of
+    the namespace per turn."""
+    latest_like: int | None = field(init=False)
+    """The most recently written like ("not anymore" takes it back), None without likes."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "flags", EntryFlags.of(self.entries))
+        terms: dict[str, list[int]] = {}
+        for position, entry in enumerate(self.entries):
+            for term in entry_terms(entry):
+                terms.setdefault(term, []).append(position)
+        object.__setattr__(self, "terms", terms)
+        likes = [i for i, e in enumerate(self.entries) if e.polarity is Polarity.LIKE]
+        latest = max(likes, key=lambda i: self.entries[i].provenance.updated_at, default=None)
+        object.__setattr__(self, "latest_like", latest)
+
+    def named(self, pieces: set[str], slugs: set[str]) -> list[int]:
+        """Positions of the entries one of `pieces` names or whose slug is in `slugs`."""
+        hits = {i for piece in pieces for i in self.terms.get(piece, ())}
+        hits |= {i for slug in slugs for i in self.terms.get(slug, ())}
+        return sorted(hits)
 
     @classmethod
     def of_rows(cls, version: NamespaceVersion, rows: Sequence[VectorRow], dim: int) -> Self:
@@ -239,6 +266,36 @@ class PreparedNamespace:
             entries=[entries[i] for i in order],
             matrix=matrix[order] if order != list(range(len(keys))) else matrix,
         )
+
+
+def entry_terms(entry: PreferenceEntry) -> set[str]:
+    """The folded forms a text names an entry by: its keywords, its slug, the slug's words."""
+    return {
+        fold(entry.slug),
+        fold(entry.slug.replace("-", " ")),
+        *(fold(word) for word in entry.keywords),
+    } - {""}
+
+
+def text_pieces(text: str) -> set[str]:
+    """Every piece of `text` an entry's term could be: runs of up to `MAX_TERM_WORDS` Latin
+    words (joined by a space and by a hyphen) and Chinese substrings of up to
+    `MAX_TERM_HAN` characters. A 2,000-character message has at most ~20,000 of them,
+    however many entries are stored."""
+    folded = fold(text)
+    pieces: set[str] = set()
+    words = _LATIN_WORD.findall(folded)
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + MAX_TERM_WORDS, len(words)) + 1):
+            pieces.add(" ".join(words[start:end]))
+            pieces.add("-".join(words[start:end]))
+    for run in han_runs(folded):
+        for start in range(len(run)):
+            for end in range(start + 1, min(start + MAX_TERM_HAN, len(run)) + 1):
+                pieces.add(run[start:end])
+    # Whole whitespace-separated tokens too: "42码", "t恤" mix scripts.
+    pieces.update(folded.split())
+    return pieces
 
 
 @dataclass(frozen=True)
@@ -292,6 +349,10 @@ class VectorRanking(ABC):
         self._domains = DomainClassifier(self._query_embedder)
         self._prepared: OrderedDict[tuple[str, str], PreparedNamespace] = OrderedDict()
         self._prepared_lock = threading.Lock()
+
+    @abstractmethod
+    def _recipients(self, user: str) -> list[str]:
+        """Every namespace of the user that was ever written, `self` first."""
 
     @abstractmethod
     def _namespace_version(self, user: str, recipient: str) -> NamespaceVersion:
@@ -397,6 +458,27 @@ class VectorRanking(ABC):
             dislike=flags.dislike,
             scoped=flags.domain_index > 0,
         )
+
+    def named_in(
+        self, user: str, text: str, *, slugs: Sequence[str] = (), limit: int = 32
+    ) -> list[PreferenceEntry]:
+        """A bounded, relevant slice of every namespace of the user: the entries `text`
+        names (a keyword, the slug or its words occur in it) or whose slug is in `slugs`,
+        plus each namespace's latest like; at most `limit` per namespace, named ones first.
+        Looked up in the cached namespace's term index: its cost follows the text, not the
+        number of stored entries."""
+        check_user(user)
+        pieces = text_pieces(text)
+        wanted = {fold(slug) for slug in slugs}
+        chosen: list[PreferenceEntry] = []
+        for recipient in self._recipients(user):
+            prepared = self._namespace(user, recipient)
+            positions = prepared.named(pieces, wanted)[:limit]
+            latest = prepared.latest_like
+            if latest is not None and latest not in positions and len(positions) < limit:
+                positions.append(latest)
+            chosen.extend(prepared.entries[i] for i in positions)
+        return sort_entries(chosen)
 
     def _score_all(self, user: str, recipient: str, query: str) -> list[ScoredPreference]:
         """Every valid entry of the namespace scored against the query, best first."""

@@ -461,6 +461,17 @@ class SqlitePreferenceStore(VectorRanking):
         with self._db.read() as conn:
             return _version(conn, user, recipient)
 
+    def _recipients(self, user: str) -> builtins.list[str]:
+        """Every namespace ever written, `self` always first."""
+        with self._db.read() as conn:
+            names = {
+                str(name)
+                for (name,) in conn.execute(
+                    "SELECT recipient FROM namespace_versions WHERE user = ?", (user,)
+                )
+            }
+        return [SELF, *sorted(names - {SELF})]
+
     def _vector_rows(
         self, user: str, recipient: str
     ) -> tuple[NamespaceVersion, builtins.list[VectorRow]]:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, RequestSpecs, check
+from cartwise.catalog.specs.model import distinct_specs
 from cartwise.embedding.base import Matrix, Vector
 
 SpecVerdict = Literal["meets", "unknown"]
@@ -52,6 +53,9 @@ class SearchFilters(BaseModel):
     spec_verdicts: list[SpecVerdict] = Field(default_factory=_strict)
     """Which `check` verdicts pass when there are specs: ["meets"] (strict, the default),
     ["unknown"] (listings that do not state an asked attribute: the top-up), or both."""
+
+    _numeric_specs = field_validator("numeric_specs")(distinct_specs)
+    _label_specs = field_validator("label_specs")(distinct_specs)
 
     @field_validator("spec_verdicts")
     @classmethod
@@ -120,6 +124,19 @@ class FullTextIndex(Protocol):
     def search_text(
         self, query: str, k: int, filters: SearchFilters | None = None
     ) -> list[tuple[Product, float]]: ...
+
+
+@runtime_checkable
+class PersistentIndex(Protocol):
+    """An index that can save what opening it would otherwise compute (FAISS: its in-memory
+    table), so the next process opens it in milliseconds."""
+
+    def persist(self) -> None: ...
+
+    def state(self) -> str | None:
+        """The catalog state this process's copy holds (a store id and write generation),
+        or None when another process wrote since: what is saved for it is named by it."""
+        ...
 
 
 @runtime_checkable

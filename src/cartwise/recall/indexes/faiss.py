@@ -10,12 +10,24 @@ Persistence: products and vectors are rows of one SQLite table, written in one t
 per upsert/delete. That gives the same guarantee as temp file + `os.replace` (a crash leaves
 the old or the new catalog, never half of one) without rewriting the whole catalog on every
 ingest batch. The faiss structure itself is rebuilt in memory from the rows on demand.
+
+Opening without parsing the catalog: every write transaction also counts up a generation in
+the `meta` table, and a saved copy of the in-memory table (`<directory>/table-<state>/`, see
+`ProductTable.save`: memory-mapped vectors and filter columns, products parsed when first
+read) is named after the catalog id and generation it holds, and never changed: a newer
+state is a new directory, and the older ones are removed (a process still mapping their
+files keeps reading them; unlinked files live while they are mapped). Opening loads that copy when
+its label is the store's current one (milliseconds), and otherwise reads the rows (every
+product parsed) and saves a fresh copy for the next process. Ingest saves it at the end
+(`persist`), so a catalog written by ingest opens fast from the first process on.
 """
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
@@ -37,7 +49,10 @@ _SUBSET_ROWS = 2048
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS products (key TEXT PRIMARY KEY, product TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta VALUES ('generation', '0');
 """
+_SAVED_TABLE = "table-"
+"""Prefix of the saved in-memory tables' directories, beside products.db."""
 
 
 class FaissIndex:
@@ -55,10 +70,17 @@ class FaissIndex:
         self._table = ProductTable(dim)
         self._flat: Any = None
         self._lock = threading.RLock()
+        self._directory = directory
+        self._label: str | None = None
+        """The catalog state (catalog id and generation) the in-memory table holds; None when
+        another process wrote in between and the table may lag the store."""
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
             self._db.executescript(_SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta VALUES ('catalog', ?)", (uuid.uuid4().hex,)
+            )
             self._check_dim(dim)
             self._load()
         except sqlite3.Error as exc:
@@ -74,14 +96,64 @@ class FaissIndex:
                 "re-ingest into a fresh CARTWISE_HOME"
             )
 
+    def _state(self) -> str:
+        """The store's catalog id and write generation, e.g. "3f…9a:42"."""
+        meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+        return f"{meta['catalog']}:{meta['generation']}"
+
     def _load(self) -> None:
-        rows = self._db.execute("SELECT product, vector FROM products ORDER BY rowid").fetchall()
+        """Fill the empty in-memory table: from the saved copy when it holds the store's
+        current state, else from the rows (then saved for the next process)."""
+        self._db.execute("BEGIN")  # the state and the rows of one snapshot of the store
+        try:
+            state = self._state()
+            saved = ProductTable.load(self._saved_table(state), self._table.dim, label=state)
+            rows = [] if saved is not None else self._db.execute(
+                "SELECT product, vector FROM products ORDER BY rowid"
+            ).fetchall()  # fmt: skip
+        finally:
+            self._db.execute("COMMIT")
+        self._label = state
+        if saved is not None:
+            self._table = saved
+            logger.debug("faiss index opened %d saved products (%s)", len(saved), state)
+            return
         if not rows:
             return
         products = [Product.model_validate_json(text) for text, _ in rows]
         vectors = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
         self._table.upsert(products, vectors.reshape(len(rows), self._table.dim))
         logger.debug("faiss index loaded %d products from %s", len(rows), self._path)
+        self._save_table()
+
+    def _saved_table(self, state: str) -> Path:
+        return self._directory / f"{_SAVED_TABLE}{state.replace(':', '-')}"
+
+    def _save_table(self) -> None:
+        """Best effort: a copy that cannot be written only makes the next open slower."""
+        if self._label is None:
+            return
+        target = self._saved_table(self._label)
+        try:
+            self._table.save(target, label=self._label)
+            for older in self._directory.glob(f"{_SAVED_TABLE}*"):
+                if older != target:
+                    shutil.rmtree(older, ignore_errors=True)
+        except OSError as exc:
+            logger.warning("could not save the index table to %s: %s", target, exc)
+
+    def state(self) -> str | None:
+        with self._lock:
+            return self._label
+
+    def persist(self) -> None:
+        """Save the in-memory table for the next process (ingest calls this at its end); when
+        another process wrote meanwhile, the rows are read again first."""
+        with self._lock:
+            if self._label is None:
+                self.reload()  # reads the rows and saves them
+            else:
+                self._save_table()
 
     @property
     def dim(self) -> int:
@@ -112,17 +184,24 @@ class FaissIndex:
             return len(existing)
 
     def _write(self, statement: str, rows: list[tuple[Any, ...]]) -> None:
-        """One transaction: all rows or none."""
+        """One transaction: all rows or none, and the generation counted up with them."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                before = self._state()
                 self._db.executemany(statement, rows)
+                self._db.execute(
+                    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'generation'"
+                )
+                after = self._state()
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise StoreUnavailable(str(self._path), str(exc)) from exc
+        # The table holds `after` only if it held `before`: else another process wrote too.
+        self._label = after if self._label == before else None
 
     def count(self) -> int:
         return len(self._table)
@@ -191,6 +270,7 @@ class FaissIndex:
     def reload(self) -> None:
         with self._lock:
             self._table = ProductTable(self._table.dim)
+            self._label = None
             self._flat = None
             try:
                 self._load()

@@ -15,12 +15,20 @@ those cells with the mask as an `IDSelectorBitmap`. A selective filter ("walmart
 therefore probes more cells instead of returning fewer than k hits, and when it would have
 to probe more than `max_probe_fraction` of the cells, or few rows pass at all, the rows that
 pass are scored exactly instead.
+
+The trained structure is saved beside the table (`persist`, which ingest calls: training and
+filling are paid at ingest) as `<directory>/ivf-<state>/`, named by the same catalog state as
+the saved table, and the first search of a process that opened that state reads it instead of
+training (a read of the lists, no k-means).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,6 +68,8 @@ EXACT_ROWS = 4096
 RETRAIN_GROWTH = 4.0
 """Retrain the cells when the catalog grew or shrank by this factor since training."""
 _ADD_CHUNK = 50_000
+_SAVED_IVF = "ivf-"
+"""Prefix of the saved structures' directories, beside products.db."""
 
 Positions = npt.NDArray[np.int64]
 
@@ -129,6 +139,8 @@ class FaissIvfIndex(FaissIndex):
             rows = len(self._table)
             if rows == 0:
                 return
+            if self._ivf is None:
+                self._load_saved()
             grown = rows / max(self._trained_rows, 1)
             if self._ivf is None or not (1 / RETRAIN_GROWTH <= grown <= RETRAIN_GROWTH):
                 self._train(progress)
@@ -143,6 +155,63 @@ class FaissIvfIndex(FaissIndex):
             if self._indexed_rows < rows:
                 self._add(np.arange(self._indexed_rows, rows, dtype=np.int64), progress)
                 self._indexed_rows = rows
+
+    def persist(self) -> None:
+        """The table, then the structure, trained and filled now, for the next process."""
+        with self._lock:
+            super().persist()
+            state = self._label
+            if state is None or not len(self._table):
+                return
+            self.build()
+            self._save_structure(state)
+
+    def _structure_path(self, state: str) -> Path:
+        return self._directory / f"{_SAVED_IVF}{state.replace(':', '-')}"
+
+    def _save_structure(self, state: str) -> None:
+        """Best effort, like the table: the directory appears whole or not at all."""
+        target = self._structure_path(state)
+        if target.exists():
+            return
+        scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=self._directory))
+        try:
+            self._faiss.write_index(self._ivf, str(scratch / "ivf.faiss"))
+            np.save(scratch / "cells.npy", self._cell_of_row[: self._indexed_rows])
+            meta = {"state": state, "trained_rows": self._trained_rows}
+            (scratch / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+            os.rename(scratch, target)
+        except (OSError, RuntimeError) as exc:  # faiss reports I/O errors as RuntimeError
+            shutil.rmtree(scratch, ignore_errors=True)
+            logger.warning("could not save the ivf structure to %s: %s", target, exc)
+            return
+        for older in self._directory.glob(f"{_SAVED_IVF}*"):
+            if older != target:
+                shutil.rmtree(older, ignore_errors=True)
+
+    def _load_saved(self) -> None:
+        """Adopt the structure saved for the state this process's table holds, if any."""
+        state = self._label
+        path = self._structure_path(state) if state is not None else None
+        if path is None or not path.is_dir():
+            return
+        try:
+            meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+            cells = np.load(path / "cells.npy")
+            ivf = self._faiss.read_index(str(path / "ivf.faiss"))
+        except (OSError, ValueError, RuntimeError) as exc:
+            logger.warning("not using the saved ivf structure in %s: %s", path, exc)
+            return
+        rows = len(self._table)
+        if meta.get("state") != state or len(cells) != rows or ivf.ntotal != rows:
+            logger.warning("not using the saved ivf structure in %s: it disagrees", path)
+            return
+        self._ivf, self._quantizer = ivf, self._faiss.downcast_index(ivf.quantizer)
+        self._trained_rows = int(meta["trained_rows"])
+        self._cell_of_row = cells.astype(np.int64)
+        self._indexed_rows = rows
+        self._replaced.clear()
+        logger.debug("ivf structure read from %s: %d cells", path, ivf.nlist)
 
     def _train(self, progress: BuildProgress | None) -> None:
         faiss = self._faiss

@@ -11,7 +11,8 @@ side by side.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -28,11 +29,12 @@ _EQ_SLACK = 1e-9
 class SpecColumns:
     """Built once per catalog state (the table drops it on every write)."""
 
-    def __init__(self, products: Sequence[Product]) -> None:
-        self.size = len(products)
+    def __init__(self, products: Iterable[Product]) -> None:
+        self.size = 0
         numbers: dict[str, tuple[list[int], list[float]]] = {}
         labels: dict[str, tuple[list[int], list[str]]] = {}
         for row, product in enumerate(products):
+            self.size = row + 1
             for name, values in product.specs.numbers.items():
                 rows, found = numbers.setdefault(name, ([], []))
                 rows.extend([row] * len(values))
@@ -46,9 +48,32 @@ class SpecColumns:
             for name, (rows, found) in numbers.items()
         }
         self._labels = {
-            name: (np.asarray(rows, dtype=np.int64), np.asarray(words, dtype=object))
+            name: (np.asarray(rows, dtype=np.int64), np.asarray(words, dtype=np.str_))
             for name, (rows, words) in labels.items()
         }
+
+    def save(self, path: Path) -> None:
+        """All columns in one `.npz` (`load` reads them back without any product)."""
+        arrays: dict[str, npt.NDArray[np.generic]] = {"size": np.asarray(self.size)}
+        for name, (rows, found) in self._numbers.items():
+            arrays[f"number_rows:{name}"], arrays[f"number_values:{name}"] = rows, found
+        for name, (rows, words) in self._labels.items():
+            arrays[f"label_rows:{name}"], arrays[f"label_values:{name}"] = rows, words
+        with open(path, "wb") as handle:
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: Path) -> SpecColumns:
+        columns = cls([])
+        with np.load(path, allow_pickle=False) as saved:
+            columns.size = int(saved["size"])
+            for key in saved.files:
+                kind, _, name = key.partition(":")
+                if kind == "number_rows":
+                    columns._numbers[name] = (saved[key], saved[f"number_values:{name}"])
+                elif kind == "label_rows":
+                    columns._labels[name] = (saved[key], saved[f"label_values:{name}"])
+        return columns
 
     def _rows_mask(self, rows: npt.NDArray[np.int64]) -> BoolMask:
         mask = np.zeros(self.size, dtype=np.bool_)
@@ -74,7 +99,7 @@ class SpecColumns:
         return self._rows_mask(rows), self._rows_mask(rows[holds])
 
     def _label(self, spec: LabelSpec) -> tuple[BoolMask, BoolMask]:
-        empty = (np.zeros(0, np.int64), np.zeros(0, dtype=object))
+        empty = (np.zeros(0, np.int64), np.zeros(0, dtype=np.str_))
         rows, words = self._labels.get(spec.attribute, empty)
         stated = self._rows_mask(rows)
         hit = self._rows_mask(rows[np.isin(words, list(spec.values))])

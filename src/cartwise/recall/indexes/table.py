@@ -4,12 +4,22 @@ Filters are evaluated on numpy columns (platform codes, price_base, casefolded b
 domain codes, product-type codes, in_stock) so pre-filtering a 100k catalog costs a few
 vectorized comparisons, and the allowed row ids are known *before* any vector is scored. The semantics are exactly
 `SearchFilters.accepts`; the property tests hold the two side by side.
+
+A table can be saved to a directory and loaded from it in milliseconds (`save`, `load`): the
+vectors and filter columns as `.npy` files memory-mapped copy-on-write (a later write changes
+this process's copy, never the file), the products as their JSON, parsed one by one when a
+position is first read (a search parses its hits, not the catalog), and the spec columns.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +27,7 @@ import numpy.typing as npt
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Matrix
 from cartwise.errors import InvalidInput
+from cartwise.log import logger
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.indexes.spec_columns import SpecColumns
 
@@ -24,11 +35,16 @@ BoolMask = npt.NDArray[np.bool_]
 RowIds = npt.NDArray[np.int64]
 
 
+SNAPSHOT_FORMAT = 1
+"""Bumped whenever the saved layout changes: an older directory is then not loaded."""
+_COLUMNS = ("platforms", "brands", "domains", "types", "prices", "stock")
+
+
 class _Codes:
     """A string → small-int dictionary for one categorical column."""
 
-    def __init__(self) -> None:
-        self.codes: dict[str, int] = {}
+    def __init__(self, codes: dict[str, int] | None = None) -> None:
+        self.codes: dict[str, int] = dict(codes or {})
 
     def code(self, value: str) -> int:
         return self.codes.setdefault(value, len(self.codes))
@@ -48,6 +64,12 @@ class _Column:
     def __init__(self, shape: tuple[int, ...], dtype: type[np.generic]) -> None:
         self._data: npt.NDArray[Any] = np.zeros((0, *shape), dtype=dtype)
         self._size = 0
+
+    def adopt(self, data: npt.NDArray[Any]) -> None:
+        """Take `data` (a loaded, copy-on-write mapped array) as the column's rows."""
+        if data.dtype != self._data.dtype or data.shape[1:] != self._data.shape[1:]:
+            raise ValueError(f"column of {data.dtype}{data.shape} where {self._data.dtype} fits")
+        self._data, self._size = data, len(data)
 
     @property
     def rows(self) -> npt.NDArray[Any]:
@@ -69,13 +91,63 @@ class _Column:
         self._size = len(self._data)
 
 
+class StoredProducts:
+    """The products by position; a loaded table's are JSON texts until first read."""
+
+    def __init__(self, blob: bytes | npt.NDArray[np.uint8] = b"", offsets: Sequence[int] = ()):
+        self._blob = blob
+        self._offsets = offsets
+        self._items: list[Product | int] = list(range(max(len(offsets) - 1, 0)))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, position: int) -> Product: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[Product]: ...
+
+    def __getitem__(self, position: int | slice) -> Product | list[Product]:
+        if isinstance(position, slice):
+            return [self[i] for i in range(*position.indices(len(self._items)))]
+        item = self._items[position]
+        if isinstance(item, int):
+            start, end = int(self._offsets[item]), int(self._offsets[item + 1])
+            item = Product.model_validate_json(bytes(self._blob[start:end]))
+            self._items[position] = item
+        return item
+
+    def __setitem__(self, position: int, product: Product) -> None:
+        self._items[position] = product
+
+    def __iter__(self) -> Iterator[Product]:
+        return (self[i] for i in range(len(self._items)))
+
+    def append(self, product: Product) -> None:
+        self._items.append(product)
+
+    def keep(self, mask: BoolMask) -> None:
+        """Drop the positions where `mask` is False (nothing is parsed)."""
+        self._items = [item for item, kept in zip(self._items, mask, strict=True) if kept]
+
+    def json_texts(self) -> Iterator[bytes]:
+        """Each product's JSON, unparsed where it was never read."""
+        for item in self._items:
+            if isinstance(item, int):
+                start, end = int(self._offsets[item]), int(self._offsets[item + 1])
+                yield bytes(self._blob[start:end])
+            else:
+                yield item.model_dump_json().encode()
+
+
 class ProductTable:
     """Rows addressed by position; `Product.key` → position kept in `positions`."""
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
         self.keys: list[str] = []
-        self.products: list[Product] = []
+        self.products = StoredProducts()
         self.positions: dict[str, int] = {}
         self._platform = _Codes()
         self._brand = _Codes()
@@ -162,7 +234,7 @@ class ProductTable:
         keep = np.ones(len(self.keys), dtype=np.bool_)
         keep[doomed] = False
         self.keys = [k for k, kept in zip(self.keys, keep, strict=True) if kept]
-        self.products = [p for p, kept in zip(self.products, keep, strict=True) if kept]
+        self.products.keep(keep)
         self.positions = {k: i for i, k in enumerate(self.keys)}
         for column in self._columns:
             column.keep(keep)
@@ -174,6 +246,11 @@ class ProductTable:
 
     def iter_products(self) -> Iterator[Product]:
         return iter(list(self.products))
+
+    def spec_columns(self) -> SpecColumns:
+        if self._specs is None:
+            self._specs = SpecColumns(self.products)
+        return self._specs
 
     def vectors_for(self, keys: Sequence[str]) -> Matrix:
         out = np.zeros((len(keys), self.dim), dtype=np.float32)
@@ -210,9 +287,9 @@ class ProductTable:
         if filters.in_stock is not None:
             narrow(self._stock.rows == filters.in_stock)
         if filters.has_specs:
-            if self._specs is None:
-                self._specs = SpecColumns(self.products)
-            meets, unknown = self._specs.verdict_masks(filters.numeric_specs, filters.label_specs)
+            meets, unknown = self.spec_columns().verdict_masks(
+                filters.numeric_specs, filters.label_specs
+            )
             allowed = np.zeros(len(self.keys), dtype=np.bool_)
             if "meets" in filters.spec_verdicts:
                 allowed |= meets
@@ -224,6 +301,88 @@ class ProductTable:
     def allowed_rows(self, filters: SearchFilters | None) -> RowIds | None:
         mask = self.mask(filters)
         return None if mask is None else np.flatnonzero(mask).astype(np.int64)
+
+    # -- saved tables ----------------------------------------------------------------------
+
+    def _named_columns(self) -> dict[str, _Column]:
+        columns = (self._platforms, self._brands, self._domains, self._types, self._prices)
+        return dict(zip(_COLUMNS, (*columns, self._stock), strict=True))
+
+    def save(self, directory: Path, *, label: str) -> None:
+        """Write the whole table to `directory`, which appears whole or not at all and is
+        never changed afterwards (when it exists already, it is left as it is). `label`
+        names the catalog state it holds (`load` checks it), e.g. the store's generation."""
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        try:
+            np.save(scratch / "vectors.npy", self.vectors)
+            for name, column in self._named_columns().items():
+                np.save(scratch / f"{name}.npy", column.rows)
+            offsets = [0]
+            with open(scratch / "products.jsonl", "wb") as handle:
+                for text in self.products.json_texts():
+                    handle.write(text)
+                    offsets.append(offsets[-1] + len(text))
+            np.save(scratch / "offsets.npy", np.asarray(offsets, dtype=np.int64))
+            self.spec_columns().save(scratch / "specs.npz")
+            meta = {
+                "format": SNAPSHOT_FORMAT,
+                "label": label,
+                "dim": self.dim,
+                "keys": self.keys,
+                "codes": {
+                    "platform": self._platform.codes,
+                    "brand": self._brand.codes,
+                    "domain": self._domain.codes,
+                    "type": self._type.codes,
+                },
+            }
+            (scratch / "meta.json").write_text(json.dumps(meta, ensure_ascii=False), "utf-8")
+            if directory.exists():  # another process saved this state first
+                shutil.rmtree(scratch, ignore_errors=True)
+                return
+            os.rename(scratch, directory)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+
+    @classmethod
+    def load(cls, directory: Path, dim: int, *, label: str) -> ProductTable | None:
+        """The table `save` wrote for `label`, or None when there is none (or another
+        label's, another format's, or an unreadable one: the caller rebuilds from rows)."""
+        if not directory.is_dir():
+            return None
+        try:
+            meta = json.loads((directory / "meta.json").read_text("utf-8"))
+            if meta.get("format") != SNAPSHOT_FORMAT or meta.get("label") != label:
+                return None
+            if meta["dim"] != dim:
+                return None
+            table = cls(dim)
+            table._vectors.adopt(np.load(directory / "vectors.npy", mmap_mode="c"))
+            for name, column in table._named_columns().items():
+                column.adopt(np.load(directory / f"{name}.npy", mmap_mode="c"))
+            offsets = np.load(directory / "offsets.npy", mmap_mode="r")
+            blob: npt.NDArray[np.uint8] | bytes = b""
+            if offsets[-1] > 0:
+                blob = np.memmap(directory / "products.jsonl", dtype=np.uint8, mode="r")
+            table.products = StoredProducts(blob, offsets)
+            table.keys = list(meta["keys"])
+            table.positions = {key: i for i, key in enumerate(table.keys)}
+            codes = meta["codes"]
+            table._platform, table._brand = _Codes(codes["platform"]), _Codes(codes["brand"])
+            table._domain, table._type = _Codes(codes["domain"]), _Codes(codes["type"])
+            table._untyped = table._type.code("")
+            table._specs = SpecColumns.load(directory / "specs.npz")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            logger.warning("not using the saved table in %s: %s", directory, exc)
+            return None
+        sizes = {len(table.keys), len(table.products), len(table._vectors.rows)}
+        sizes |= {len(column.rows) for column in table._named_columns().values()}
+        if len(sizes) != 1 or table._specs.size != len(table.keys):
+            logger.warning("not using the saved table in %s: its files disagree", directory)
+            return None
+        return table
 
 
 def top_k_rows(scores: npt.NDArray[np.float32], k: int) -> RowIds:

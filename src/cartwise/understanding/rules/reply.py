@@ -8,12 +8,10 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 
 from __future__ import annotations
 
-from cartwise.understanding.base import CatalogGap, ReplyFacts, ReplyItem
+from cartwise.understanding.base import MAX_REPLY_ITEMS, CatalogGap, ReplyFacts, ReplyItem
 from cartwise.understanding.reading import Language, SmallTalk
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.platforms import platforms
-
-MAX_ITEMS = 5
 
 SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     "greeting": {
@@ -103,7 +101,7 @@ def write_reply(facts: ReplyFacts) -> str:
         return "\n".join(p for p in (gap_reply(facts.catalog_gap, language), facts.question) if p)
     lines: list[str] = []
     if facts.items:
-        best, *others = facts.items[:MAX_ITEMS]
+        best, *others = facts.items[:MAX_REPLY_ITEMS]
         reason = _reason(best, zh)
         price = _price(best, facts.currency)
         if zh:

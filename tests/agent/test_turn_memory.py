@@ -1,0 +1,67 @@
+"""A turn hands the reader a bounded slice of memory, not every stored entry: what the
+message names, the slugs the turn states, the latest like. A shopper with many entries
+still has a stated fact superseded, and the snapshot carries the slice, not the memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cartwise.agent.run import run_agent
+from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
+from cartwise.memory.store import PreferenceEntry
+from cartwise.understanding.reading import Conversation
+from tests.agent.conftest import DepsFactory
+from tests.doubles import ScriptedEngine
+
+LIKE_PLASTIC = {
+    "language": "en",
+    "query": "headphones",
+    "stated": [
+        {"polarity": "like", "category": "material", "slug": "plastic", "keywords": ["plastic"]}
+    ],
+}
+
+
+class SpyingEngine(ScriptedEngine):
+    def __init__(self, plans: dict[str, Any]) -> None:
+        super().__init__(plans)
+        self.planner_memory: list[list[PreferenceEntry]] = []
+
+    def plan(self, message: str, session: Any, memory: Any) -> Any:
+        self.planner_memory.append(list(memory))
+        return super().read(message, Conversation(session=session, memory=memory))
+
+
+def stored(count: int) -> list[PreferenceEntry]:
+    return [
+        PreferenceEntry.model_validate(
+            {"polarity": "like", "category": "style", "slug": f"style-{n}", "keywords": [f"s{n}"]}
+        )
+        for n in range(count)
+    ]
+
+
+async def test_the_reader_gets_a_bounded_slice_and_supersedes_still_work(
+    make_deps: DepsFactory,
+) -> None:
+    engine = SpyingEngine({"plastic is fine now": LIKE_PLASTIC})
+    deps = make_deps(engine)
+    deps.preferences.replace_all("ann", stored(400))  # type: ignore[attr-defined]
+    # Stored with a keyword the message does not use: found by the stated slug.
+    deps.preferences.upsert(
+        "ann",
+        PreferenceEntry.model_validate(
+            {"polarity": "dislike", "category": "material", "slug": "plastic", "strength": "hard",
+             "keywords": ["塑料"]}
+        ),
+    )  # fmt: skip
+    result = await run_agent(deps, user="ann", thread="t1", message="plastic is fine now")
+    (memory,) = engine.planner_memory
+    assert len(memory) <= SLICE_PER_NAMESPACE
+    assert "dislike:material::plastic" in {e.dedup_key for e in memory}
+    assert deps.preferences.get("ann", "dislike:material::plastic") is None
+    assert deps.preferences.get("ann", "like:material::plastic") is not None
+    # The snapshot carries the turn's slice, not 400 entries.
+    keys = {e.dedup_key for e in result.memory.long_term}
+    assert "like:material::plastic" in keys and "dislike:material::plastic" not in keys
+    assert len(result.memory.long_term) <= SLICE_PER_NAMESPACE + 1
