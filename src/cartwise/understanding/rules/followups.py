@@ -183,6 +183,8 @@ OTHER: list[tuple[re.Pattern[str], Literal["brand", "color", "model"]]] = [
         re.compile(
             r"换[个一]?(?:个|家)?[^，。,.？?！!]{0,6}?(?:牌子|品牌)|别的(?:牌子|品牌)|其他(?:牌子|品牌)|"
             r"其它(?:牌子|品牌)|不同(?:牌子|品牌)|平替|"
+            r"(?:不要|别要|不想要|不买)(?:这个?|那个?|这家)(?:牌子|品牌)|(?:这个?|那个?|这家)(?:牌子|品牌)的?(?:不要|别|不行|不想要|就算了)|"
+            r"\b(?:not|no more of) (?:this|that) brand\b|\b(?:this|that) brand,? no\b|"
             r"\b(?:another|other|different) brands?\b|\balternatives?\b|\bdupes?\b"
         ),
         "brand",

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
-from cartwise.text import han_runs, has_han
+from cartwise.text import HAN, han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
 from cartwise.understanding.reading import (
@@ -151,7 +151,10 @@ class RulesReader:
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
         voices = read_voices(text, scoping.clauses, mentions, buying_for=recipient)
         _keep_only_own_words(scoping, holders, voices)
-        noun_domain = _noun_domain(matches, text)
+        # "要能装15寸电脑的": the laptop is what the backpack must hold, not what is asked for.
+        contained = requests.contained_nouns(text, matches)
+        nouns = [m for m in matches if m not in contained]
+        noun_domain = _noun_domain(nouns, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
         removed.extend(requests.url_spans(text))
@@ -181,7 +184,7 @@ class RulesReader:
             index
             for index, (start, end) in enumerate(scoping.clauses)
             for m in matches
-            if start <= m.start < end and m.first("domain")
+            if start <= m.start < end and m.first("domain") and m not in contained
         }
         removed.extend(_context_clauses(text, scoping, noun_clauses, matches))
         stated, brands, retracted = self._preferences(
@@ -234,7 +237,10 @@ class RulesReader:
                 said = [query[m.start : m.end] for m in narrowing]
                 plan_followup = Followup(kind="refine", narrow=list(dict.fromkeys(said)))
                 stated.extend(self._wanted(narrowing, stated, domain, recipient or SELF))
-        types = [k.slug for k in types_named_in(query) or types_named_in(_product_type(matches))]
+        type_text = query
+        for noun in contained:
+            type_text = type_text.replace(noun.surface.lower(), " ")
+        types = [k.slug for k in types_named_in(type_text) or types_named_in(_product_type(nouns))]
         if (
             plan_followup is None
             and not noun_domain
@@ -256,7 +262,7 @@ class RulesReader:
             intent=intent,
             domain=domain,
             query=query,
-            product_type=_product_type(matches),
+            product_type=_product_type(nouns),
             types=types,
             followup=plan_followup,
             current_intent=current_intent,
@@ -628,7 +634,7 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = re.sub(r"(?<![a-z])(?:my|i|me|am|price|priced)(?![a-z])", " ", kept)
     # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
     kept = re.sub(
-        r"(?:^|\s)(?:[的在找买挑个双件台条款副套只把辆]|[一两几][双件个台条款副套只把辆])+",
+        rf"(?:^|\s)(?:挑[个件双条款]|(?:[的在找买个双件台条款副套只把辆]|[一两几][双件个台条款副套只把辆])(?=[{HAN}]{{2}}))+",
         " ",
         kept,
     )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from cartwise.recall.references import PRODUCT_URL
 from cartwise.text import fold
 from cartwise.understanding.questions import is_gift_question, slot_of_question
+from cartwise.understanding.rules.lexicon import Match
 
 # Words that name no product: what is left of a request once they are gone is its product.
 _GENERIC = re.compile(
@@ -94,3 +95,23 @@ def url_spans(message: str) -> list[tuple[int, int]]:
 
 def asks_compatible(message: str) -> bool:
     return COMPATIBILITY_CUE.search(message) is not None
+
+
+_CONTAINER = re.compile(
+    r"(?:能装|能放|能放下|装得下|放得下|可以装|可以放|塞得下|装下|放下|适合装|"
+    r"(?<![a-z])(?:fits?|holds?|room for|big enough for|that takes|for carrying))"
+    r"\s*(?:a|an|the|my|one|下)?\s*[\d.]*\s*(?:寸|英寸|inch|in|\"|-inch)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def contained_nouns(message: str, matches: Sequence[Match]) -> list[Match]:
+    """Product nouns the asked-for thing must hold or fit ("能装15寸电脑", "fits a 16 inch
+    laptop"): attributes of the request, never the product asked for."""
+    lowered = message.lower()
+    return [
+        m
+        for m in matches
+        if m.first("domain") is not None
+        and _CONTAINER.search(lowered[max(0, m.start - 24) : m.start])
+    ]
