@@ -27,9 +27,9 @@ class SpyingEngine(ScriptedEngine):
         super().__init__(plans)
         self.planner_memory: list[list[PreferenceEntry]] = []
 
-    def plan(self, message: str, session: Any, memory: Any) -> Any:
-        self.planner_memory.append(list(memory))
-        return super().read(message, Conversation(session=session, memory=memory))
+    def read(self, message: str, conversation: Conversation) -> Any:
+        self.planner_memory.append(list(conversation.memory))
+        return super().read(message, conversation)
 
 
 def stored(count: int) -> list[PreferenceEntry]:

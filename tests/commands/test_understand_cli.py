@@ -18,7 +18,7 @@ READING_FIELDS = {
     "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
     "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
     "recipient", "specs", "acts", "vague", "gift", "vague_budget", "unusable_budget",
-    "small_talk", "urls", "compatible", "reference_text",
+    "small_talk", "urls", "compatible", "reference_text", "types",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {

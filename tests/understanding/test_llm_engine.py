@@ -824,11 +824,13 @@ def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
     output = engine.curate(turn_for(engine, message))
 
     assert [(s.slug, s.recipient) for s in planner.stated] == [("purple", "girlfriend")]
+    # The message is about her: the turn is for her too, whatever the model said.
+    assert planner.recipient == "girlfriend"
     assert output.long_term == []
     assert [(g.recipient, [e.slug for e in g.long_term]) for g in output.recipients] == [
         ("girlfriend", ["purple"])
     ]
-    assert engine.counters.snapshot()["recipient_corrections"] == 2
+    assert engine.counters.snapshot()["recipient_corrections"] == 3
 
 
 def test_an_except_exclusion_is_never_remembered(

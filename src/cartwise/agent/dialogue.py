@@ -32,8 +32,8 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its product types (a refinement of running
-    shoes searches running shoes; untyped listings pass), brands, price bounds and specs
+    """The exact filters of the active search: its product types when it is refined (a
+    refinement of running shoes searches running shoes; untyped listings pass), brands, price bounds and specs
     (never a listing that violates one; those that do not state one are marked and rank
     after, `recall/spec_search.py`)."""
     search = active_search(state)
@@ -41,7 +41,7 @@ def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
         return filters
     return filters.model_copy(
         update={
-            "product_types": frozenset(scoped_types(state, search)),
+            "product_types": frozenset(refined_types(state, search)),
             "brands": search.brands,
             "min_price_base": search.min_price_base,
             "max_price_base": search.max_price_base,
@@ -222,6 +222,16 @@ def scoped_types(state: TurnState, search: ActiveSearch) -> set[str]:
     if resolution is not None and resolution.similar_to:
         types = {item.product_type for item in resolution.refs if item.product_type} or types
     return types
+
+
+def refined_types(state: TurnState, search: ActiveSearch) -> set[str]:
+    """The types a follow-up searches within ("要20寸能登机的" after suitcases searches
+    suitcases): a new search is not filtered by type at recall — its candidates are kept to
+    the named types afterwards (`in_scope`), so a type named loosely cannot empty it."""
+    resolution = state.get("resolution")
+    if resolution is None or resolution.new_search:
+        return set()
+    return scoped_types(state, search)
 
 
 def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidate]:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
+from cartwise.recall.spec_request import asked_kind
 from cartwise.text import HAN, han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
@@ -245,6 +246,7 @@ class RulesReader:
             plan_followup is None
             and not noun_domain
             and not types
+            and not asked_kind(query)
             and query
             and intent == "search"
             and session.active_search is not None
