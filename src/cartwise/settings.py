@@ -237,6 +237,17 @@ class Settings(BaseSettings):
     max_threads_per_user: int = Field(default=100, ge=1)
     """Live threads one shopper may keep (starting another past it: 409)."""
 
+    price_history: bool = True
+    """Record a price point at ingest for every offer whose price or stock changed (and give
+    the demo catalog its synthesized 180-day past); off: no history, no deals, no alerts."""
+
+    max_watches_per_user: int = Field(default=100, ge=1)
+    """Live price and stock watches one shopper may keep (another past it: 409)."""
+
+    alert_webhook_secret: str = ""
+    """HMAC-SHA256 key signing the alerts posted to shoppers' webhooks
+    (`X-Cartwise-Signature`). Empty: alerts are not posted to webhooks at all."""
+
     host: str = "127.0.0.1"
     """Address `cartwise serve` binds to."""
 

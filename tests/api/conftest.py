@@ -14,7 +14,12 @@ from fastapi.testclient import TestClient
 from cartwise.agent.deps import AgentDeps
 from cartwise.api.main import create_app
 from cartwise.embedding import create_embedder
-from cartwise.memory import create_preference_store, create_session_store
+from cartwise.memory import (
+    create_preference_store,
+    create_price_history,
+    create_session_store,
+    create_watch_store,
+)
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from tests.doubles import ScriptedAgent
@@ -60,6 +65,8 @@ def open_stores(settings: Settings) -> AgentDeps:
         recall=RecallService.open(settings, embedder),
         engine=None,  # type: ignore[arg-type]
         embedder=embedder,
+        prices=create_price_history(settings),
+        watches=create_watch_store(settings),
     )
 
 

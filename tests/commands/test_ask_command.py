@@ -22,11 +22,12 @@ TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "shopper_currency",
     "rejected",
     "questions", "catalog_gap", "dialogue", "demoted", "recipient", "memory", "timings",
-    "applied", "unstated",
+    "applied", "unstated", "price_answer", "alerts",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
-    "image_url", "rating", "score", "score_query", "score_user", "why", "offers",
+    "image_url", "rating", "score", "score_query", "score_user", "why", "offers", "in_stock",
+    "history", "deal", "was_price", "was_price_seen",
 }  # fmt: skip
 
 

@@ -14,12 +14,17 @@ def test_exported_names_are_exactly_the_intended_ones() -> None:
     assert cartwise.memory.__all__ == [
         "PreferenceEntry",
         "PreferenceStore",
+        "PriceHistory",
         "ScoredPreference",
         "SessionPatch",
         "SessionPrefState",
         "SessionStore",
+        "WatchStore",
         "create_preference_store",
+        "create_price_history",
+        "create_price_recorder",
         "create_session_store",
+        "create_watch_store",
     ]
 
 

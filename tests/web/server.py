@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from cartwise.catalog.demo import ingest_demo
 from cartwise.embedding import create_embedder
+from cartwise.memory import create_price_recorder
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 
@@ -40,9 +41,12 @@ def indexed_settings(home: Path) -> Settings:
     )
     embedder = create_embedder(settings.embedder, settings)
     recall = RecallService.open(settings, embedder)
+    prices = create_price_recorder(settings, demo=True)  # the demo's past, as `serve` gives it
     try:
-        ingest_demo(settings, recall, embedder, progress=False)
+        ingest_demo(settings, recall, embedder, progress=False, prices=prices)
     finally:
+        if prices is not None:
+            prices.close()
         recall.close()
     return settings
 

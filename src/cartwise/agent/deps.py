@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from cartwise.embedding.base import Embedder
 from cartwise.embedding.memo import QueryMemo
+from cartwise.memory.prices import PriceHistory, WatchStore
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.recall.service import RecallService
@@ -26,11 +27,19 @@ class AgentDeps:
     recall: RecallService
     engine: Engine
     embedder: Embedder
+    prices: PriceHistory | None = None
+    """The offers' price history (None: PRICE_HISTORY is off; no deals, no charts)."""
+    watches: WatchStore | None = None
+    """Shoppers' price and stock watches and their alerts (None with the history off)."""
 
     def close(self) -> None:
         self.preferences.close()
         self.sessions.close()
         self.recall.close()
+        if self.prices is not None:
+            self.prices.close()
+        if self.watches is not None:
+            self.watches.close()
 
     def warm_up(self) -> None:
         """Pay now what the first turn would pay: the model, the index's search structures,
@@ -68,7 +77,12 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
     """Open the configured backends and touch each store once, so a dead Redis is a
     StoreUnavailable now rather than in the middle of someone's turn."""
     from cartwise.embedding import create_embedder
-    from cartwise.memory import create_preference_store, create_session_store
+    from cartwise.memory import (
+        create_preference_store,
+        create_price_history,
+        create_session_store,
+        create_watch_store,
+    )
     from cartwise.understanding import create_engine
 
     memo = QueryMemo(embedder or create_embedder(settings.embedder, settings))
@@ -81,6 +95,12 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         cleanup.callback(recall.close)
         # The rules engine learns every brand the catalog carries (not only its list).
         engine = create_engine(settings, recall.catalog_brands())
+        prices = watches = None
+        if settings.price_history:
+            prices = create_price_history(settings)
+            cleanup.callback(prices.close)
+            watches = create_watch_store(settings)
+            cleanup.callback(watches.close)
         sessions.exists(READINESS_PROBE_THREAD, READINESS_PROBE_THREAD)
         preferences.get(READINESS_PROBE_THREAD, "like:other::probe")
         cleanup.pop_all()
@@ -91,4 +111,6 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         recall=recall,
         engine=engine,
         embedder=memo,
+        prices=prices,
+        watches=watches,
     )

@@ -9,8 +9,9 @@ changes, and which shown items it refers to (pure: plan + P_t in, a `Resolution`
   "more" goes to the next page and remembers every model already shown.
 - Specs ("> 3 m", "the lightest") belong to the active search: follow-ups keep them, a spec
   said in a follow-up replaces the same attribute's, a new product type starts without them.
-- Comparing, details and link questions, and "where is it cheapest" about a shown item, run
-  no search at all: they are answered from the referenced listings.
+- Comparing, details and link questions, "where is it cheapest" and price-history questions
+  or watches about a shown item run no search at all: they are answered from the referenced
+  listings (and their price history).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ PRICE_STEP = 0.01
 LETTER_SIZES = ("xxs", "xs", "s", "m", "l", "xl", "xxl", "xxxl")
 COMPARED_BY_DEFAULT = 3
 """"Compare them" with no numbers: the first three shown."""
-NO_SEARCH_KINDS: frozenset[FollowupKind] = frozenset({"compare", "details"})
+NO_SEARCH_KINDS: frozenset[FollowupKind] = frozenset({"compare", "details", "price"})
 
 ResolvedKind = FollowupKind | Literal["search", "none"]
 

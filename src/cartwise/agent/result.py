@@ -10,8 +10,11 @@ from pydantic import BaseModel, Field
 
 from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution, ResolvedKind
+from cartwise.agent.price_answers import PriceAnswer, PriceHistoryOut
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.agent.state import DemotedOption, Pick
+from cartwise.memory.price_facts import Deal, PriceFacts
+from cartwise.memory.prices import Alert
 from cartwise.memory.session_state import (
     ActiveSearch,
     RejectedOption,
@@ -48,9 +51,20 @@ class ProductOut(BaseModel):
     offers: list[Offer] = Field(default_factory=list)
     """Every offer of this model found this turn (this one included), cheapest first by
     `price_base`: the same model on several platforms is one product with several offers."""
+    in_stock: bool = True
+    history: PriceHistoryOut | None = None
+    """This offer's price history (lows, usual price, changes recorded, chart), in its own
+    currency; None when it has none."""
+    deal: Deal | None = None
+    """Today's price against its history: lowest_90d, below_usual, usual or above_usual."""
+    was_price: float | None = None
+    """The "was" (crossed-out) price the listing states, when it states one."""
+    was_price_seen: bool | None = None
+    """Whether `was_price` was actually charged in the last 180 days (None: no was price,
+    or no history)."""
 
     @classmethod
-    def of(cls, pick: Pick) -> ProductOut:
+    def of(cls, pick: Pick, facts: PriceFacts | None = None) -> ProductOut:
         product = pick.candidate.product
         return cls(
             platform=product.platform,
@@ -68,6 +82,11 @@ class ProductOut(BaseModel):
             score_user=round(pick.candidate.score_user, 6),
             why=pick.why,
             offers=pick.offers,
+            in_stock=product.in_stock,
+            history=PriceHistoryOut.of(facts) if facts is not None else None,
+            deal=facts.deal if facts is not None else None,
+            was_price=facts.was_price if facts is not None else None,
+            was_price_seen=facts.was_price_seen if facts is not None else None,
         )
 
 
@@ -161,6 +180,11 @@ class TurnResult(BaseModel):
     unstated: list[str] = Field(default_factory=list)
     """`platform:item_id` of products that do not state an asked spec (shown after every
     product that meets the specs)."""
+    price_answer: PriceAnswer | None = None
+    """The answer to a price follow-up (is this a good price, its lowest, a watch made)."""
+    alerts: list[Alert] = Field(default_factory=list)
+    """The shopper's alerts raised since their last turn (also sent as the CUSTOM event
+    `price_alerts` at the start of this run); each is delivered once."""
     memory: MemoryOut
     timings: dict[str, float] = Field(default_factory=dict)
     """Milliseconds per stage (understanding, profile, searching, picking, replying,

@@ -24,7 +24,9 @@ from cartwise.agent.result import (
     TurnResult,
 )
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.errors import InvalidInput
+from cartwise.errors import CartwiseError, InvalidInput
+from cartwise.log import logger
+from cartwise.memory.prices import Alert
 from cartwise.memory.session_state import check_thread
 from cartwise.settings import Settings
 from cartwise.understanding.base import Language
@@ -49,6 +51,21 @@ def validate_turn(settings: Settings, *, user: str, thread: str, message: str) -
             f"the message is {len(text)} characters long; the limit is {settings.max_message_chars}"
         )
     return text
+
+
+def pending_alerts(deps: AgentDeps, user: str) -> list[Alert]:
+    """The user's alerts not yet delivered, now marked delivered (each reaches one turn);
+    none when the store cannot be read — a turn never fails for want of an alert."""
+    if deps.watches is None:
+        return []
+    try:
+        alerts = deps.watches.alerts(user, unseen_only=True)
+        if alerts:
+            deps.watches.mark_seen(user, [a.id for a in alerts])
+    except CartwiseError as exc:
+        logger.warning("alerts unavailable: %s", exc)
+        return []
+    return alerts
 
 
 async def run_agent(
@@ -80,6 +97,9 @@ async def run_agent(
     }
     if language is not None:
         initial["page_language"] = language
+    alerts = await asyncio.to_thread(pending_alerts, deps, user)
+    if alerts:
+        await sink.custom("price_alerts", [a.model_dump(mode="json") for a in alerts])
     with turn_context(user, thread, None):
         state = await turn_graph().ainvoke(initial, context=RunContext(deps=deps, sink=sink))
 
@@ -89,7 +109,12 @@ async def run_agent(
     result = TurnResult(
         reply=state["reply"],
         language=state["plan"].language,
-        products=[ProductOut.of(p) for p in state.get("picks", [])],
+        products=[
+            ProductOut.of(p, state.get("price_facts", {}).get(p.candidate.product.key))
+            for p in state.get("picks", [])
+        ],
+        price_answer=state.get("price_answer"),
+        alerts=alerts,
         price_compare=state.get("price_compare", []),
         personalization=Personalization(
             active=personalized, likes=state.get("likes", []) if personalized else []

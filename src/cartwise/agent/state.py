@@ -15,8 +15,10 @@ from pydantic import BaseModel, Field
 
 from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.followups import Resolution
+from cartwise.agent.price_answers import PriceAnswer
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
+from cartwise.memory.price_facts import PriceFacts
 from cartwise.memory.session_state import (
     ChatMessage,
     RejectedOption,
@@ -159,6 +161,10 @@ class TurnState(TypedDict, total=False):
     """What this turn does with the conversation (active search, references)."""
     answer: DirectAnswer
     """A direct answer the reply leads with (cheapest offer, compare, details), if any."""
+    price_facts: dict[str, PriceFacts]
+    """`platform:item_id` → price-history facts of the picks that have a history."""
+    price_answer: PriceAnswer
+    """The answer to a price follow-up ("is this a good price", a watch), if any."""
     reply: str
     memory_update: MemoryUpdate
     timings: Annotated[dict[str, float], merge_timings]

@@ -26,6 +26,7 @@ from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
 from cartwise.errors import NotFound, StoreUnavailable
 from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
+from cartwise.memory.prices import WatchStore
 from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
@@ -230,6 +231,16 @@ def get_preferences(deps: PinnedDepsDep) -> PreferenceStore:
 
 
 PreferencesDep = Annotated[PreferenceStore, Depends(get_preferences)]
+
+
+def get_watches(deps: PinnedDepsDep) -> WatchStore:
+    """The watch store; 404 when price history is off (there are no watches to reach)."""
+    if deps.watches is None:
+        raise NotFound("watches", "price history is off on this server")
+    return deps.watches
+
+
+WatchesDep = Annotated[WatchStore, Depends(get_watches)]
 
 
 def get_sessions(deps: PinnedDepsDep) -> SessionStore:

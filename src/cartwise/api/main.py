@@ -20,7 +20,7 @@ from cartwise.api.errors import install_error_handlers
 from cartwise.api.limits import BodySizeLimit, RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
 from cartwise.api.passwords import PasswordHasher
-from cartwise.api.routes import agent, auth, health, memory, search, threads
+from cartwise.api.routes import agent, auth, health, memory, search, threads, watches
 from cartwise.api.secret import resolve_auth_secret
 from cartwise.api.security import SecurityHeaders
 from cartwise.api.text import TextHygiene
@@ -105,7 +105,7 @@ def create_app(
         on_reject=lambda: metrics.rejected_requests.labels(reason="too_large").inc(),
     )
     app.add_middleware(SecurityHeaders)
-    for module in (auth, agent, memory, threads, search, health):
+    for module in (auth, agent, memory, watches, threads, search, health):
         app.include_router(module.router)
     mount_web(app)
     return app

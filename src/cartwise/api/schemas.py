@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cartwise.memory.prices import Alert, Watch
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
 from cartwise.memory.store import (
     MAX_DOMAIN_CHARS,
@@ -165,3 +166,50 @@ class ValidationErrorPublic(BaseModel):
     detail: str
     """All issues as one readable sentence."""
     errors: list[ValidationIssue] = Field(default_factory=list)
+
+
+WatchPublic = Watch
+"""A price or stock watch as the API returns it."""
+AlertPublic = Alert
+"""An alert a watch raised."""
+
+
+class WatchCreate(BaseModel):
+    """A new watch on a listed offer's model (any platform's offer of it can fire it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    platform: str = Field(min_length=1, max_length=40)
+    item_id: str = Field(min_length=1, max_length=128)
+    kind: Literal["price", "stock"] = "price"
+    target: float | None = Field(default=None, gt=0, lt=1e9)
+    """For a price watch: fire at or below this, in `currency`."""
+    currency: str = Field(default="CNY", pattern=r"^[A-Za-z]{3}$")
+    days: float = Field(default=90, gt=0, le=366)
+    recipient: str = Field(default=SELF, max_length=MAX_RECIPIENT_CHARS)
+
+
+class WatchUpdate(BaseModel):
+    """A change to a watch: a new target (re-arms it), a new lifetime from now, or re-arm."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    target: float | None = Field(default=None, gt=0, lt=1e9)
+    days: float | None = Field(default=None, gt=0, le=366)
+    rearm: bool = False
+
+
+class AlertsSeen(BaseModel):
+    """Alerts the page has shown."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[Annotated[str, Field(max_length=32)]] = Field(max_length=200)
+
+
+class WebhookUpdate(BaseModel):
+    """Where the shopper's alerts are also posted ("" to stop)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(max_length=2000)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cartwise.catalog.ingest import IngestReport
-from cartwise.catalog.pipeline import CatalogSink, ingest_file
+from cartwise.catalog.pipeline import CatalogSink, PriceSink, ingest_file
 from cartwise.embedding.base import Embedder, normalize_rows
 from cartwise.embedding.cache import CachedEmbedder, cache_path
 from cartwise.errors import ConfigurationError
@@ -60,10 +60,16 @@ def seed_demo_vectors(cache: CachedEmbedder) -> int:
 
 
 def ingest_demo(
-    settings: Settings, service: CatalogSink, embedder: Embedder, *, progress: bool = True
+    settings: Settings,
+    service: CatalogSink,
+    embedder: Embedder,
+    *,
+    progress: bool = True,
+    prices: PriceSink | None = None,
 ) -> IngestReport:
     """Index the demo catalog (upsert: running it twice changes nothing). With the default
-    model the shipped vectors are used, so nothing needs embedding."""
+    model the shipped vectors are used, so nothing needs embedding. `prices` records the
+    demo's price history (`memory.create_price_recorder(..., demo=True)` gives it its past)."""
     owned = not isinstance(embedder, CachedEmbedder)
     cached = embedder if isinstance(embedder, CachedEmbedder) else None
     cached = cached or CachedEmbedder(embedder, cache_path(settings.home))
@@ -76,6 +82,7 @@ def ingest_demo(
             embedder=cached,
             fmt="jsonl",
             progress=progress,
+            prices=prices,
         )
     finally:
         if owned:
@@ -83,10 +90,15 @@ def ingest_demo(
 
 
 def ensure_catalog(
-    settings: Settings, service: CatalogSink, embedder: Embedder, *, progress: bool = True
+    settings: Settings,
+    service: CatalogSink,
+    embedder: Embedder,
+    *,
+    progress: bool = True,
+    prices: PriceSink | None = None,
 ) -> IngestReport | None:
     """Index the demo when the index is empty; None when there already is a catalog."""
     if service.count() > 0:
         return None
     logger.info("the catalog is empty: indexing the demo catalog")
-    return ingest_demo(settings, service, embedder, progress=progress)
+    return ingest_demo(settings, service, embedder, progress=progress, prices=prices)

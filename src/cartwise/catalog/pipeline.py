@@ -44,6 +44,17 @@ class CatalogSink(Protocol):
         ...
 
 
+class PriceSink(Protocol):
+    """What ingest tells the price history about each upserted batch
+    (`memory.price_recorder.PriceRecorder`)."""
+
+    def record(self, products: Sequence[Product]) -> None: ...
+
+    def finish(self) -> tuple[int, int]:
+        """(price points written, alerts raised) over the whole ingest."""
+        ...
+
+
 def ingest_file(
     path: Path,
     *,
@@ -55,8 +66,10 @@ def ingest_file(
     mapping: Path | None = None,
     currency: str | None = None,
     progress: bool = True,
+    prices: PriceSink | None = None,
 ) -> IngestReport:
-    """Upsert every good row of `path` by (platform, item_id); `fmt=None` detects the format."""
+    """Upsert every good row of `path` by (platform, item_id); `fmt=None` detects the format.
+    With `prices`, every batch's price and stock changes are recorded after its upsert."""
     started = time.perf_counter()
     options = ReaderOptions(
         fx_to_base=settings.fx_to_base, platform=platform, currency=currency, mapping=mapping
@@ -79,8 +92,10 @@ def ingest_file(
     cached = cached or CachedEmbedder(embedder, cache_path(settings.home))
     before_embedded, before_cached = cached.stats.embedded, cached.stats.cached
     try:
-        _upsert_in_batches(list(products.values()), service, cached, progress, path.name)
+        _upsert_in_batches(list(products.values()), service, cached, progress, path.name, prices)
         service.finish_ingest()
+        if prices is not None:
+            report.price_points, report.alerts = prices.finish()
     finally:
         report.embedded = cached.stats.embedded - before_embedded
         report.cached = cached.stats.cached - before_cached
@@ -90,8 +105,10 @@ def ingest_file(
     report.platforms = sorted({p.platform for p in products.values()})
     report.seconds = round(time.perf_counter() - started, 3)
     logger.info(
-        "ingested %s: %d products, %d rows skipped, %d embedded, %d cached, %.1fs",
-        path.name, report.ingested, report.skipped, report.embedded, report.cached, report.seconds,
+        "ingested %s: %d products, %d rows skipped, %d embedded, %d cached, %d price points,"
+        " %d alerts, %.1fs",
+        path.name, report.ingested, report.skipped, report.embedded, report.cached,
+        report.price_points, report.alerts, report.seconds,
     )  # fmt: skip
     return report
 
@@ -102,6 +119,7 @@ def _upsert_in_batches(
     embedder: CachedEmbedder,
     progress: bool,
     label: str,
+    prices: PriceSink | None,
 ) -> None:
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -115,4 +133,6 @@ def _upsert_in_batches(
             batch = products[start : start + BATCH_SIZE]
             vectors = embedder.embed_documents([p.embedding_text() for p in batch])
             service.upsert(batch, vectors)
+            if prices is not None:
+                prices.record(batch)
             bar.advance(task, len(batch))

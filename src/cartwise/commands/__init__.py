@@ -9,6 +9,7 @@ import typer
 # Each module exposes `register(app)`. Add one line per command module.
 COMMAND_MODULES: list[str] = [
     "memory",
+    "watches",
     "session",
     "understand",
     "search",

@@ -51,11 +51,13 @@ def open_agent() -> AgentDeps:
     """Stores, recall and engine, with the demo catalog indexed on first use."""
     from cartwise.agent.deps import create_deps
     from cartwise.catalog.demo import ensure_catalog
+    from cartwise.commands.common import price_recording
 
     settings = get_settings()
     deps = create_deps(settings)
     try:
-        ensure_catalog(settings, deps.recall, deps.embedder)
+        with price_recording(settings, demo=True) as prices:
+            ensure_catalog(settings, deps.recall, deps.embedder, prices=prices)
     except BaseException:
         deps.close()
         raise

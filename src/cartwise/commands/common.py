@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 
 from cartwise.errors import CartwiseError, InvalidInput
+
+if TYPE_CHECKING:
+    from cartwise.memory.price_recorder import PriceRecorder
+    from cartwise.settings import Settings
 
 
 @contextmanager
@@ -22,3 +27,17 @@ def clean_errors() -> Iterator[None]:
     except CartwiseError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+
+
+@contextmanager
+def price_recording(settings: Settings, *, demo: bool) -> Iterator[PriceRecorder | None]:
+    """The recorder an ingest hands its batches to (None with PRICE_HISTORY off), closed
+    after it; `demo` gives offers without history the demo's synthesized past."""
+    from cartwise.memory import create_price_recorder
+
+    recorder = create_price_recorder(settings, demo=demo)
+    try:
+        yield recorder
+    finally:
+        if recorder is not None:
+            recorder.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 
 from cartwise.catalog.formats import FORMATS, Format
-from cartwise.commands.common import clean_errors
+from cartwise.commands.common import clean_errors, price_recording
 from cartwise.errors import IngestError, InvalidInput
 from cartwise.settings import get_settings
 
@@ -87,9 +88,9 @@ def _run(
     mapping_path = resolve_mapping(mapping) if mapping else None
     embedder = create_embedder(settings.embedder, settings)
     service = RecallService.open(settings, embedder)
-    try:
+    with closing(service), price_recording(settings, demo=path is None) as prices:
         if path is None:
-            return ingest_demo(settings, service, embedder)
+            return ingest_demo(settings, service, embedder, prices=prices)
         return ingest_file(
             path,
             settings=settings,
@@ -99,9 +100,8 @@ def _run(
             fmt=None if fmt == "auto" else cast(Format, fmt),
             mapping=mapping_path,
             currency=currency,
+            prices=prices,
         )
-    finally:
-        service.close()
 
 
 def _print_report(report: IngestReport) -> None:
@@ -113,7 +113,9 @@ def _print_report(report: IngestReport) -> None:
         f"[bold]{report.path}[/bold] ({report.format}): {report.ingested} products upserted "
         f"into {', '.join(report.platforms) or 'no platform'}; {report.rows} rows read, "
         f"{report.skipped} skipped, {report.duplicates} duplicates; "
-        f"{report.embedded} embedded, {report.cached} from cache; {report.seconds:.1f}s"
+        f"{report.embedded} embedded, {report.cached} from cache; "
+        f"{report.price_points} price points, {report.alerts} alerts raised; "
+        f"{report.seconds:.1f}s"
     )
     if not report.errors:
         return

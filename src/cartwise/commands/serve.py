@@ -73,6 +73,7 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
     from cartwise.agent.deps import create_deps
     from cartwise.api.main import create_app
     from cartwise.catalog.demo import ensure_catalog
+    from cartwise.commands.common import price_recording
     from cartwise.embedding import create_embedder
     from cartwise.recall.service import RecallService
 
@@ -80,7 +81,9 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
         embedder = create_embedder(settings.embedder, settings)
     recall = RecallService.open(settings, embedder)
     try:
-        if ensure_catalog(settings, recall, embedder, progress=True) is not None:
+        with price_recording(settings, demo=True) as prices:
+            indexed = ensure_catalog(settings, recall, embedder, progress=True, prices=prices)
+        if indexed is not None:
             console.print("first start: the demo catalog is indexed")
         console.print(f"catalog: {recall.count()} products on {', '.join(recall.platforms())}")
     finally:

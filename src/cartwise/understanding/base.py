@@ -60,11 +60,32 @@ class StatedPreference(BaseModel):
     _recipient = field_validator("recipient")(check_recipient)
 
 
-FollowupKind = Literal["refine", "more", "similar", "sort", "compare", "details", "cheapest"]
+FollowupKind = Literal[
+    "refine", "more", "similar", "sort", "compare", "details", "cheapest", "price"
+]
 """refine: a new constraint on the same product type (cheaper, another colour or brand, a
 size or budget alone); more: the next page; similar: neighbours of a shown item; sort: the
 same results reordered; compare: shown items side by side; details: a shown item's link and
-listing facts, or a question about it; cheapest: where the product is cheapest."""
+listing facts, or a question about it; cheapest: where the product is cheapest; price: a
+question about a shown item's price history, or a request to be told when it changes
+(`Followup.price_ask`)."""
+
+
+class PriceAsk(BaseModel):
+    """What a `price` follow-up asks about a shown item's price over time."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    kind: Literal["deal", "lowest", "watch_price", "watch_stock"]
+    """deal: is now a good price (现在买划算吗); lowest: its lowest price and when (历史最低多少);
+    watch_price: tell me when it drops to `target` (降到300以下提醒我); watch_stock: tell me
+    when it is back in stock (有货了告诉我)."""
+    target: float | None = None
+    """For watch_price: the price to be told about, in `currency` (None: not said)."""
+    currency: str = ""
+    """The target's currency code (CNY, USD ...)."""
+
+
 SizeStep = Literal["", "up", "down"]
 
 
@@ -94,6 +115,8 @@ class Followup(BaseModel):
     narrow: list[str] = Field(default_factory=list)
     """For refine: attribute words said with no product noun ("wool", "红色", "防水") that
     narrow the running search."""
+    price_ask: PriceAsk | None = None
+    """For price: what is asked about the item's price history, or the watch asked for."""
 
 
 class PlannerOutput(BaseModel):

@@ -3,6 +3,7 @@ whether to ask for a missing slot."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
@@ -18,6 +19,7 @@ from cartwise.agent.dialogue import (
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
+from cartwise.agent.price_answers import answer_price_followup, offer_facts
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
@@ -181,8 +183,21 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         # Compare / details / "where is it cheapest" about shown items: their listings.
         async with sink.step("picking", timings):
             picks = referenced_picks(deps.recall, resolution.refs)
+            facts = await asyncio.to_thread(
+                offer_facts, deps.prices, [p.candidate.product for p in picks]
+            )
+        if resolution.kind == "price" and picks:
+            priced = await asyncio.to_thread(answer_price_followup, state, picks, facts, deps)
+            if priced is not None:
+                return {"picks": picks, "timings": timings, "price_facts": facts,
+                        "price_answer": priced}  # fmt: skip
         answer = build_answer(state, picks, deps.settings)
-        return {"picks": picks, "timings": timings, **({"answer": answer} if answer else {})}
+        return {
+            "picks": picks,
+            "timings": timings,
+            "price_facts": facts,
+            **({"answer": answer} if answer else {}),
+        }
 
     async with sink.step("picking", timings):
         similar = resolution.similar_to if resolution is not None else ""
@@ -232,6 +247,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     answer = build_answer(state, picks, deps.settings)
     if search is not None and criteria.spec_sort is not None and picks:
         answer = spec_winner(state, picks, criteria.spec_sort, deps.settings) or answer
+    facts = await asyncio.to_thread(offer_facts, deps.prices, [p.candidate.product for p in picks])
     applied = applied_facts(state, criteria, language, picks)
     if search is not None:
         applied += spec_applied(search.specs, outcome.survivors, language)
@@ -244,5 +260,6 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         "price_compare": comparisons,
         "applied": applied,
         "question": question_for(slot, language) if slot else "",
+        "price_facts": facts,
         "timings": timings,
     }

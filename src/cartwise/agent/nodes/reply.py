@@ -15,12 +15,14 @@ from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.dialogue import shopper_currency
 from cartwise.agent.nodes.picker import label
 from cartwise.agent.picker import EXCLUSION_WHY
+from cartwise.agent.price_answers import lows_note, render_price_answer
 from cartwise.agent.rejections import KINDS
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
 from cartwise.catalog.product import Domain
 from cartwise.memory.store import Category
 from cartwise.settings import Settings
 from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
+from cartwise.understanding.rules.reply import MAX_ITEMS as REPLY_ITEMS
 from cartwise.understanding.rules.small_talk import small_talk_kind
 
 WHAT_TO_FIND: dict[Language, str] = {
@@ -148,14 +150,25 @@ async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     timings: dict[str, float] = {}
     answer = state.get("answer")
     lead = render_answer(answer, state["plan"].language) if answer is not None else ""
+    priced = state.get("price_answer")
     async with sink.step("replying", timings):
         facts = reply_facts(state, deps.settings)
-        if lead and (not state.get("query") or answer_is_whole(answer)):
+        if priced is not None:
+            reply = render_price_answer(priced, state["plan"].language)
+        elif lead and (not state.get("query") or answer_is_whole(answer)):
             # Answered from listings already shown (nothing searched), or nothing more to show.
             reply = lead
         else:
             written = await asyncio.to_thread(deps.engine.write_reply, facts)
-            reply = "\n".join(part for part in (lead, written) if part)
+            # Only the items the reply lists: the shopper counts ordinals from it.
+            at_low = [
+                n
+                for n, pick in enumerate(state.get("picks", [])[:REPLY_ITEMS], start=1)
+                if (f := state.get("price_facts", {}).get(pick.candidate.product.key))
+                and f.deal == "lowest_90d"
+            ]
+            note = lows_note(at_low, state["plan"].language)
+            reply = "\n".join(part for part in (lead, written, note) if part)
         await sink.stream_text(reply)
     update: TurnState = {"reply": reply, "timings": timings}
     if facts.small_talk:

@@ -152,6 +152,8 @@ def erase_account(auth: Authenticator, deps: AgentDeps, username: str) -> None:
     auth.begin_deletion(username)
     deps.preferences.erase(username)
     deps.sessions.erase(username)
+    if deps.watches is not None:
+        deps.watches.erase(username)
     auth.store.delete(username)
 
 

@@ -58,6 +58,10 @@ class IngestReport(BaseModel):
     """Texts sent to the embedding model."""
     cached: int = 0
     """Texts whose vector came from the embedding cache (unchanged since an earlier ingest)."""
+    price_points: int = 0
+    """Price points recorded (offers whose price or stock changed; a demo's synthesized past)."""
+    alerts: int = 0
+    """Shoppers' watches this ingest's price or stock changes fired."""
     seconds: float = 0.0
     errors: list[RowError] = Field(default_factory=list)
 

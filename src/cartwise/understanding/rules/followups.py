@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from cartwise.memory.session_state import SortOrder
 from cartwise.text import has_han
-from cartwise.understanding.base import Followup, FollowupKind, SizeStep
+from cartwise.understanding.base import Followup, FollowupKind, PriceAsk, SizeStep
+from cartwise.vocabulary.price_cues import price_cues
 
 Span = tuple[int, int]
 
@@ -298,6 +300,45 @@ def _asked(text: str, spans: list[Span]) -> str:
     return re.sub(r"\s+", " ", rest).strip()
 
 
+def _cue_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """Chinese forms as substrings, English ones on word boundaries; the longest first."""
+    ordered = sorted(forms, key=len, reverse=True)
+    return re.compile(
+        "|".join(re.escape(f) if has_han(f) else rf"\b{re.escape(f)}\b" for f in ordered)
+    )
+
+
+@cache
+def _price_patterns() -> dict[str, re.Pattern[str]]:
+    cues_ = price_cues()
+    return {group: _cue_pattern(getattr(cues_, group)) for group in ("deal", "lowest", "notify",
+                                                                     "drop", "stock")}  # fmt: skip
+
+
+def _price_ask(text: str, spans: list[Span]) -> PriceAsk | None:
+    """A question about the item's price history, or a watch asked for (the watch's target
+    is the message's amount: the planner moves it from the budget into the ask)."""
+    patterns = _price_patterns()
+    found = {group: list(p.finditer(text)) for group, p in patterns.items()}
+    ask: PriceAsk | None = None
+    if found["notify"] and found["stock"]:
+        ask = PriceAsk(kind="watch_stock")
+    elif found["drop"] and (found["notify"] or _WATCH_VERB.search(text)):
+        ask = PriceAsk(kind="watch_price")
+    elif found["lowest"]:
+        ask = PriceAsk(kind="lowest")
+    elif found["deal"]:
+        ask = PriceAsk(kind="deal")
+    if ask is not None:
+        groups = ("notify", "stock", "drop", "lowest", "deal")
+        spans += [hit.span() for group in groups for hit in found[group]]
+    return ask
+
+
+# "降到300就买" is a watch said without "remind me"; "under 300" alone is a budget.
+_WATCH_VERB = re.compile(r"降到.{0,8}(?:就买|再买|告诉|通知)")
+
+
 def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
     """The follow-up in `message`, if any. `names_product`: the message names a product noun
     (then a bare reference word is not a follow-up: "那个蓝牙耳机" is a new search)."""
@@ -312,6 +353,9 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
         followup = Followup.model_validate({"kind": kind, "refs": chosen, **fields})
         return FollowupCues(followup=followup, spans=[*spans, *pronoun_spans])
 
+    price_ask = _price_ask(text, spans)
+    if price_ask is not None:
+        return cues("price", price_ask=price_ask)
     where = list(CHEAPEST_WHERE.finditer(text))
     if where and len(refs) >= 2:
         # "第一个和第三个哪个更便宜": a question between shown items, answered side by side.

@@ -148,6 +148,11 @@ class RulesPlanner:
         removed.extend(budget.spans)
         followup = parse_followup(text, names_product=bool(noun_domain))
         removed.extend(followup.spans)
+        ask = followup.followup.price_ask if followup.followup else None
+        if ask is not None and ask.kind == "watch_price" and "budget_max" in slots:
+            # "降到300以下提醒我": the amount is the watch's target, not a budget to search with.
+            ask.target = float(slots.pop("budget_max"))
+            ask.currency = slots.pop("budget_currency", DEFAULT_CURRENCY[language])
         # "别太贵 / not too expensive" is a price wish without a number, not product words.
         removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
         size, size_spans = parse_size(without_specs, matches, domain=domain)

@@ -74,12 +74,95 @@ export function productCard(product, currency) {
       product.why && product.why.length
         ? h("ul", { class: "why-chips", "aria-label": "why" }, product.why.map((reason) => h("li", { class: "why-chip" }, reason)))
         : null,
+      priceHistory(product),
       cardOffers(product, currency),
       webUrl(product.url)
         ? h("a", { class: "card-link", href: webUrl(product.url), target: "_blank", rel: "noopener noreferrer" }, t("cards.view", { platform }), " ↗")
         : null,
     ),
   );
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A small step chart of the offer's last 180 days (its `history.chart` points), the 90-day
+ * low marked; today's price is the line's last step. */
+function priceChart(product) {
+  const points = (product.history && product.history.chart) || [];
+  if (points.length < 2) return null;
+  const width = 160;
+  const height = 36;
+  const days = points.map(([date]) => Date.parse(date));
+  const prices = points.map(([, price]) => price);
+  const first = days[0];
+  const last = Math.max(Date.now(), days[days.length - 1]);
+  const low = Math.min(...prices, product.price);
+  const high = Math.max(...prices, product.price);
+  const x = (day) => ((day - first) / Math.max(1, last - first)) * width;
+  const y = (price) => (high === low ? height / 2 : height - 3 - ((price - low) / (high - low)) * (height - 6));
+  let path = "";
+  points.forEach(([, price], index) => {
+    const left = x(days[index]);
+    const right = index + 1 < points.length ? x(days[index + 1]) : width;
+    path += `${index ? "L" : "M"}${left.toFixed(1)},${y(price).toFixed(1)}H${right.toFixed(1)}`;
+  });
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "price-chart");
+  svg.setAttribute("role", "img");
+  const history = product.history;
+  svg.setAttribute(
+    "aria-label",
+    t("history.chart", { low: formatMoney(history.lowest_90d ?? low, product.currency), usual: formatMoney(history.median_90d ?? product.price, product.currency) }),
+  );
+  const line = document.createElementNS(SVG, "path");
+  line.setAttribute("d", path);
+  svg.append(line);
+  if (history.lowest_90d != null) {
+    const mark = document.createElementNS(SVG, "line");
+    mark.setAttribute("class", "price-chart-low");
+    for (const [name, value] of [["x1", 0], ["x2", width], ["y1", y(history.lowest_90d)], ["y2", y(history.lowest_90d)]]) mark.setAttribute(name, String(value));
+    svg.prepend(mark);
+  }
+  return svg;
+}
+
+/** The deal badge, the chart, and a warning when the "was" price was never charged. */
+function priceHistory(product) {
+  const history = product.history;
+  if (!history || !product.deal) return null;
+  const low = history.lowest_90d != null ? formatMoney(history.lowest_90d, product.currency) : "";
+  const usual = history.median_90d != null ? formatMoney(history.median_90d, product.currency) : "";
+  return h(
+    "div",
+    { class: "price-history", "data-deal": product.deal },
+    h(
+      "div",
+      { class: "price-history-head" },
+      h("span", { class: `deal-badge deal-${product.deal}` }, t(`deal.${product.deal}`)),
+      h("span", { class: "price-history-note" }, t("history.note", { low, date: history.lowest_90d_at || "", usual })),
+    ),
+    priceChart(product),
+    product.was_price_seen === false
+      ? h("div", { class: "was-warning", role: "note" }, t("history.wasNeverCharged", { was: formatMoney(product.was_price, product.currency) }))
+      : null,
+  );
+}
+
+/** The shopper's alerts that arrived with this turn (a watch met since their last turn). */
+export function alertNotices(alerts) {
+  if (!alerts || !alerts.length) return null;
+  return h(
+    "ul",
+    { class: "alert-notices", "aria-label": t("alerts.title") },
+    alerts.map((alert) => h("li", { class: "alert-notice", "data-watch": alert.watch_id }, alertText(alert))),
+  );
+}
+
+export function alertText(alert) {
+  const platform = platformName(alert.platform, lang());
+  if (alert.kind === "stock") return t("alerts.stock", { title: alert.title, platform });
+  return t("alerts.price", { title: alert.title, platform, price: formatMoney(alert.price, alert.currency), target: formatMoney(alert.target, alert.target_currency) });
 }
 
 /** The same model on other platforms: every offer, cheapest first (the card shows that one). */
@@ -293,11 +376,13 @@ export function renderResults({ snapshot, personalization, onFollowup }) {
   // Small talk and answers about the conversation searched nothing: "no products matched"
   // would be untrue there.
   const searched = products.length || (snapshot && snapshot.dialogue && snapshot.dialogue.followup !== "none");
-  if (!searched) return h("div", { class: "results" }, setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)));
+  const alerts = alertNotices(snapshot && snapshot.alerts);
+  if (!searched) return h("div", { class: "results" }, alerts, setAside(snapshot && snapshot.rejected, preferencesOf(snapshot)));
   const platforms = new Set(products.map((p) => p.platform));
   return h(
     "div",
     { class: "results" },
+    alerts,
     h(
       "div",
       { class: "results-head" },

@@ -2,7 +2,7 @@
 // in as TEXT_MESSAGE_CONTENT deltas; STEP_* / TOOL_CALL_* drive the activity line;
 // STATE_SNAPSHOT renders the cards; CUSTOM events carry personalization and memory changes.
 import { api } from "./api.js";
-import { renderResults } from "./cards.js";
+import { alertText, renderResults } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
 import { domainName, preferenceLabel, t, tn } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
@@ -288,11 +288,17 @@ export class Chat {
       case "STATE_SNAPSHOT":
         turn.snapshot = event.snapshot || {};
         if (turn.snapshot.memory && turn.snapshot.memory.session) this.onSession(turn.snapshot.memory.session);
+        // A watch made this turn belongs in the memory panel at once.
+        if (turn.snapshot.price_answer && turn.snapshot.price_answer.watch) this.onMemoryChanged();
         turn.renderExtras((target) => this.undo(target), this.followup);
         this.reveal(turn);
         break;
       case "CUSTOM":
         if (event.name === "personalization") turn.personalization = event.value;
+        if (event.name === "price_alerts") {
+          for (const alert of event.value || []) toast(alertText(alert), { timeout: 8000 });
+          this.onMemoryChanged();
+        }
         if (event.name === "memory_updated") {
           turn.memoryUpdate = event.value || {};
           if (turn.memoryUpdate.session) this.onSession(turn.memoryUpdate.session);

@@ -2,7 +2,7 @@
 // whose they are: the shopper's own first, then each recipient's) and the session panel (P_t
 // of the current thread).
 import { api } from "./api.js";
-import { rejectedItem } from "./cards.js";
+import { alertText, rejectedItem } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
 import { domainName, formatMoney, preferenceLabel, recipientName, t } from "./i18n.js";
 
@@ -19,12 +19,16 @@ export class MemoryPanel {
     this.onError = onError;
     this.entries = [];
     this.editing = null;
+    this.watches = [];
+    this.alerts = [];
+    this.editingWatch = null;
   }
 
   async refresh() {
     try {
       this.entries = await api.listMemory();
       this.render();
+      await this.refreshWatches();
     } catch (error) {
       // Shown where the memory would be: an empty panel would read as "nothing remembered".
       clear(this.root.querySelector(".memory-list")).append(
@@ -35,6 +39,100 @@ export class MemoryPanel {
           h("button", { type: "button", class: "btn btn-primary btn-small retry", onclick: () => this.refresh() }, t("chat.retry")),
         ),
       );
+    }
+  }
+
+  /** Watches and alerts; a server without price history (404) simply has none. */
+  async refreshWatches() {
+    const box = this.root.querySelector(".watch-list");
+    if (!box) return;
+    try {
+      [this.watches, this.alerts] = await Promise.all([api.listWatches(), api.listAlerts()]);
+    } catch (error) {
+      if (error.status !== 404) throw error;
+      this.watches = [];
+      this.alerts = [];
+    }
+    this.renderWatches(clear(box));
+  }
+
+  renderWatches(box) {
+    box.append(
+      h("h3", { class: "recipient-title" }, t("watches.title"), h("span", { class: "count" }, String(this.watches.length))),
+      this.watches.length
+        ? h("ul", { class: "watches" }, this.watches.map((watch) => this.watchItem(watch)))
+        : h("p", { class: "empty-note" }, t("watches.empty")),
+    );
+    if (this.alerts.length) {
+      box.append(
+        h("h3", { class: "recipient-title" }, t("alerts.title"), h("span", { class: "count" }, String(this.alerts.length))),
+        h(
+          "ul",
+          { class: "alerts" },
+          this.alerts.slice(0, 10).map((alert) => h("li", { class: `alert-item ${alert.seen ? "seen" : "unseen"}`, "data-watch": alert.watch_id }, alertText(alert))),
+        ),
+      );
+    }
+  }
+
+  watchItem(watch) {
+    const what =
+      watch.kind === "stock"
+        ? t("watches.stock")
+        : t("watches.price", { target: formatMoney(watch.target, watch.currency) });
+    const item = h(
+      "li",
+      { class: "watch-item", "data-watch": watch.id, "data-kind": watch.kind },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "watch-main",
+          "aria-label": t("watches.edit", { title: watch.title }),
+          "aria-expanded": this.editingWatch === watch.id ? "true" : "false",
+          onclick: () => {
+            this.editingWatch = this.editingWatch === watch.id ? null : watch.id;
+            this.renderWatches(clear(this.root.querySelector(".watch-list")));
+          },
+        },
+        h("span", { class: "watch-title", title: watch.title }, watch.title),
+        h("span", { class: "watch-what" }, what),
+        h("span", { class: "watch-until" }, t("watches.until", { date: new Date(watch.expires_at * 1000).toISOString().slice(0, 10) })),
+      ),
+      h("button", { type: "button", class: "pref-delete watch-cancel", "aria-label": t("watches.cancel", { title: watch.title }), onclick: () => this.cancelWatch(watch) }, "×"),
+    );
+    if (this.editingWatch === watch.id && watch.kind === "price") item.append(this.watchEditor(watch));
+    return item;
+  }
+
+  watchEditor(watch) {
+    const input = h("input", { type: "number", min: "0.01", step: "0.01", value: String(watch.target), class: "watch-target", "aria-label": t("watches.target") });
+    const form = h(
+      "form",
+      { class: "editor watch-editor" },
+      h("label", {}, t("watches.target"), input),
+      h("button", { type: "submit", class: "btn btn-primary btn-small" }, t("memory.save")),
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api.patchWatch(watch.id, { target: Number(input.value) });
+        this.editingWatch = null;
+        await this.refreshWatches();
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+    return form;
+  }
+
+  async cancelWatch(watch) {
+    try {
+      await api.cancelWatch(watch.id);
+      toast(t("watches.cancelled", { title: watch.title }));
+      await this.refreshWatches();
+    } catch (error) {
+      this.onError(error);
     }
   }
 

@@ -1,0 +1,99 @@
+"""What an ingest writes besides the catalog: a price point for every offer whose price or
+stock changed, and the alerts of the watches those changes meet.
+
+`PriceRecorder` is the ingest pipeline's `PriceSink`: the pipeline hands it each upserted
+batch, it appends the points that changed, offers the changed offers to the watches of their
+models, and queues webhooks. With `backfill` (the demo catalog) an offer that has no history
+yet first gets its synthesized past.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from cartwise.catalog.model_identity import model_identity
+from cartwise.catalog.product import Product
+from cartwise.memory.alert_webhook import AlertWebhook
+from cartwise.memory.prices import PriceHistory, PricePoint, Trigger, WatchStore
+
+Backfill = Callable[[Product, float], list[PricePoint]]
+
+
+def point_of(product: Product, now: float) -> PricePoint:
+    return PricePoint(
+        product.platform, product.item_id, product.price, product.currency, product.in_stock, now
+    )
+
+
+class PriceRecorder:
+    """Records one ingest's price changes and fires the watches they meet."""
+
+    def __init__(
+        self,
+        history: PriceHistory,
+        watches: WatchStore | None,
+        *,
+        fx_to_base: Mapping[str, float],
+        backfill: Backfill | None = None,
+        webhook: AlertWebhook | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.history = history
+        self.watches = watches
+        self.fx_to_base = fx_to_base
+        self.backfill = backfill
+        self.webhook = webhook
+        self.clock = clock
+        self.points = 0
+        self.alerts = 0
+
+    def record(self, products: Sequence[Product]) -> None:
+        now = self.clock()
+        keys = [p.key for p in products]
+        before = self.history.latest(keys)
+        if self.backfill is not None:
+            fresh = [p for p in products if p.key not in before]
+            past = [point for p in fresh for point in self.backfill(p, now)]
+            self.points += self.history.backfill(past)
+            before.update(self.history.latest(p.key for p in fresh))
+        appended = {
+            p.key for p in self.history.append_changed([point_of(p, now) for p in products])
+        }
+        self.points += len(appended)
+        if self.watches is None or not appended:
+            return
+        triggers = []
+        for product in products:
+            if product.key not in appended:
+                continue
+            previous = before.get(product.key)
+            triggers.append(
+                Trigger(
+                    model=model_identity(product),
+                    platform=product.platform,
+                    item_id=product.item_id,
+                    price=product.price,
+                    currency=product.currency,
+                    price_base=product.price_base,
+                    in_stock=product.in_stock,
+                    restocked=previous is not None and not previous.in_stock and product.in_stock,
+                    url=product.url,
+                )
+            )
+        alerts = self.watches.fire(triggers, self.fx_to_base, now=now)
+        self.alerts += len(alerts)
+        if self.webhook is not None and alerts:
+            self.webhook.notify(alerts)
+
+    def finish(self) -> tuple[int, int]:
+        """(points written, alerts raised) since the recorder was made."""
+        return self.points, self.alerts
+
+    def close(self) -> None:
+        """Close the stores and let queued webhook posts finish (bounded)."""
+        if self.webhook is not None:
+            self.webhook.close()
+        self.history.close()
+        if self.watches is not None:
+            self.watches.close()

@@ -1,0 +1,203 @@
+"""Price history in conversations, both languages: the reply says when a shown item is at
+its 90-day low; "is this a good price / 现在买划算吗" and "what's the lowest it's been /
+历史最低多少" are answered from the item's history; "tell me when it drops below … / 降到…提醒我"
+and "有货了告诉我 / back in stock" create watches; an ingest that meets one raises an alert the
+next turn delivers (a CUSTOM event first)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cartwise.agent.deps import AgentDeps
+from cartwise.agent.run import run_agent
+from cartwise.catalog.product import Domain, Product
+from cartwise.embedding import create_embedder
+from cartwise.memory import (
+    create_preference_store,
+    create_price_history,
+    create_session_store,
+    create_watch_store,
+)
+from cartwise.memory.price_recorder import PriceRecorder
+from cartwise.memory.prices import DAY, PricePoint
+from cartwise.recall.service import RecallService
+from cartwise.settings import Settings
+from cartwise.understanding.rules.engine import RulesEngine
+from tests.factories import make_product
+
+NOW = time.time()
+
+
+def catalog() -> list[Product]:
+    def headphones(platform: str, item: str, title: str, price: float, currency: str,
+                   **fields: Any) -> Product:  # fmt: skip
+        rate = {"CNY": 1.0, "USD": 7.12}[currency]
+        return make_product(item, platform=platform, title=title, brand="Sony", price=price,
+                            currency=currency, price_base=round(price * rate, 2),
+                            domain=Domain.ELECTRONICS, product_type="over_ear_headphones",
+                            attributes={"model": ["WH-1000XM5"], **fields.pop("attributes", {})},
+                            **fields)  # fmt: skip
+
+    return [
+        headphones(
+            "jd",
+            "J1",
+            "索尼 Sony WH-1000XM5 头戴式降噪耳机",
+            2299.0,
+            "CNY",
+            attributes={"list_price": ["2999"]},
+        ),
+        headphones(
+            "amazon", "A1", "Sony WH-1000XM5 over-ear noise cancelling headphones", 329.0, "USD"
+        ),
+        make_product(
+            "T2",
+            platform="taobao",
+            title="漫步者 Edifier W820NB 头戴式蓝牙耳机",
+            brand="Edifier",
+            price=299.0,
+            domain=Domain.ELECTRONICS,
+            product_type="over_ear_headphones",
+            in_stock=False,
+            attributes={"model": ["W820NB"]},
+        ),
+    ]
+
+
+def past(item: str, platform: str, currency: str, *steps: tuple[float, float]) -> list[PricePoint]:
+    return [
+        PricePoint(platform, item, price, currency, True, NOW - ago * DAY) for ago, price in steps
+    ]
+
+
+@pytest.fixture
+def deps(settings: Settings) -> Iterator[AgentDeps]:
+    opened = open_deps(settings)
+    yield opened
+    opened.close()
+
+
+def open_deps(settings: Settings) -> AgentDeps:
+    embedder = create_embedder(settings.embedder)
+    recall = RecallService.open(settings, embedder)
+    products = catalog()
+    recall.upsert(products, embedder.embed_documents([p.embedding_text() for p in products]))
+    history = create_price_history(settings)
+    # jd: 2599 for months, 2299 since yesterday (its 90-day low); never at its "was" 2999.
+    history.backfill(past("J1", "jd", "CNY", (170, 2599.0), (120, 2399.0), (100, 2599.0),
+                          (1, 2299.0)))  # fmt: skip
+    history.backfill(past("A1", "amazon", "USD", (150, 349.0), (30, 329.0)))
+    history.backfill([PricePoint("taobao", "T2", 299.0, "CNY", False, NOW - 5 * DAY)])
+    return AgentDeps(
+        settings=settings,
+        preferences=create_preference_store(settings, embedder),
+        sessions=create_session_store(settings),
+        recall=recall,
+        engine=RulesEngine(),
+        embedder=embedder,
+        prices=history,
+        watches=create_watch_store(settings),
+    )
+
+
+async def turn(deps: AgentDeps, thread: str, message: str, events: list[Any] | None = None) -> Any:
+    async def emit(event: Any) -> None:
+        if events is not None:
+            events.append(event)
+
+    return await run_agent(deps, user="ann", thread=thread, message=message, emit=emit)
+
+
+def reingest(deps: AgentDeps, products: list[Product]) -> tuple[int, int]:
+    assert deps.prices is not None
+    recorder = PriceRecorder(deps.prices, deps.watches, fx_to_base=deps.settings.fx_to_base)
+    deps.recall.upsert(
+        products, deps.embedder.embed_documents([p.embedding_text() for p in products])
+    )
+    recorder.record(products)
+    return recorder.finish()
+
+
+async def test_zh_conversation_answers_from_history_and_watches(deps: AgentDeps) -> None:
+    first = await turn(deps, "zh", "推荐一款头戴耳机")
+    jd = next(p for p in first.products if p.platform == "jd")
+    ordinal = [p.platform for p in first.products].index("jd") + 1
+    assert jd.deal == "lowest_90d" and jd.was_price_seen is False
+    assert jd.history is not None and (jd.history.lowest_90d, jd.history.median_90d) == (2299, 2599)
+    assert jd.history.points == 4 and len(jd.history.chart) == 4
+    assert f"第{ordinal}款现在是近90天最低价" in first.reply
+
+    deal = await turn(deps, "zh", f"第{ordinal}个现在买划算吗")
+    assert deal.price_answer is not None and deal.price_answer.kind == "deal"
+    assert "近90天最低价" in deal.reply and "虚标" in deal.reply and "2,999" in deal.reply
+    assert deal.products and deal.products[0].deal == "lowest_90d"
+
+    lowest = await turn(deps, "zh", f"第{ordinal}个历史最低多少")
+    assert lowest.price_answer is not None and lowest.price_answer.kind == "lowest"
+    low = lowest.price_answer
+    assert (low.lowest_180d, low.lowest_90d, low.median_90d) == (2299, 2299, 2599)
+    assert f"近180天最低¥2,299（{low.lowest_180d_at}）" in lowest.reply and "¥2,599" in lowest.reply
+
+    watch = await turn(deps, "zh", f"第{ordinal}个降到2000以下提醒我")
+    made = watch.price_answer.watch if watch.price_answer else None
+    assert made is not None and (made.kind, made.target, made.currency) == ("price", 2000, "CNY")
+    assert "¥2,000" in watch.reply and "提醒你" in watch.reply
+    assert watch.memory.session.slots.get("budget_max") is None  # a target, not a budget
+
+    # The same model drops on amazon: $279 is ¥1,986 — one alert, delivered once.
+    cheaper = [p.model_copy(update={"price": 279.0, "price_base": 1986.48})
+               for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    assert reingest(deps, cheaper)[1] == 1
+    events: list[Any] = []
+    after = await turn(deps, "zh", "谢谢", events)
+    assert [(a.platform, a.price) for a in after.alerts] == [("amazon", 279.0)]
+    custom = [e for e in events if getattr(e, "name", "") == "price_alerts"]
+    assert len(custom) == 1 and events.index(custom[0]) == 0
+    assert (await turn(deps, "zh", "谢谢")).alerts == []
+
+
+async def test_en_conversation_answers_from_history_and_watches(deps: AgentDeps) -> None:
+    first = await turn(deps, "en", "over-ear headphones")
+    platforms = [p.platform for p in first.products]
+    jd = platforms.index("jd") + 1
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}
+    assert "90-day low" in first.reply
+
+    deal = await turn(deps, "en", f"is the {nth[jd]} one a good price?")
+    assert deal.price_answer is not None and deal.price_answer.kind == "deal"
+    assert "90-day low" in deal.reply and "inflated" in deal.reply
+
+    lowest = await turn(deps, "en", f"what's the lowest the {nth[jd]} one has been?")
+    assert lowest.price_answer is not None and lowest.price_answer.kind == "lowest"
+    assert lowest.price_answer.lowest_90d_at is not None
+    assert f"in 90 days $322.89 ({lowest.price_answer.lowest_90d_at})" in lowest.reply
+
+    watch = await turn(deps, "en", f"tell me when the {nth[jd]} one drops below $300")
+    made = watch.price_answer.watch if watch.price_answer else None
+    assert made is not None and (made.target, made.currency) == (300, "USD")
+    assert "$300" in watch.reply
+
+    # The out-of-stock listing was left out ("Skipped: 1 out of stock"): that is the one.
+    stock = await turn(deps, "en", "let me know when it's back in stock")
+    made = stock.price_answer.watch if stock.price_answer else None
+    assert made is not None and (made.kind, made.platform) == ("stock", "taobao")
+    assert "back" in stock.reply
+
+
+async def test_zh_back_in_stock_watch_fires_on_restock(deps: AgentDeps) -> None:
+    first = await turn(deps, "stock", "推荐一款头戴耳机")
+    assert [r.code for r in first.rejected] == ["out_of_stock"]
+    asked = await turn(deps, "stock", "有货了告诉我")
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.kind, made.item_id) == ("stock", "T2")
+    assert "一有货就提醒你" in asked.reply
+    price_only = [p.model_copy(update={"price": 289.0, "price_base": 289.0})
+                  for p in catalog() if p.platform == "taobao"]  # fmt: skip
+    assert reingest(deps, price_only)[1] == 0  # still out of stock
+    restocked = [p.model_copy(update={"in_stock": True}) for p in price_only]
+    assert reingest(deps, restocked)[1] == 1
+    assert reingest(deps, [p.model_copy(update={"price": 279.0}) for p in restocked])[1] == 0

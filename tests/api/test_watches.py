@@ -1,0 +1,90 @@
+"""Watches and alerts over HTTP: create on a listed offer, list, edit, cancel; alerts
+listed and marked seen; another account's watch does not exist; bad input is 4xx."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from cartwise.agent.deps import AgentDeps
+from cartwise.memory.prices import Trigger
+from tests.api.conftest import signup
+from tests.factories import make_product
+
+
+def index_offer(stores: AgentDeps) -> None:
+    product = make_product("A1", platform="jd", title="Sony WH-1000XM5 headphones",
+                           brand="Sony", price=2299.0)  # fmt: skip
+    stores.recall.upsert([product], stores.embedder.embed_documents([product.embedding_text()]))
+
+
+def test_a_watch_is_made_edited_fired_and_cancelled(client: TestClient, stores: AgentDeps) -> None:
+    index_offer(stores)
+    ann, bob = signup(client, "ann"), signup(client, "bob")
+    made = client.post("/api/watches", headers=ann,
+                       json={"platform": "jd", "item_id": "A1", "target": 1999, "currency": "cny"})  # fmt: skip
+    assert made.status_code == 201, made.text
+    watch = made.json()
+    assert (watch["model"], watch["target"], watch["currency"]) == (
+        "sony|model:wh1000xm5",
+        1999,
+        "CNY",
+    )
+    assert [w["id"] for w in client.get("/api/watches", headers=ann).json()] == [watch["id"]]
+    assert client.get("/api/watches", headers=bob).json() == []
+    assert (
+        client.patch(f"/api/watches/{watch['id']}", headers=bob, json={"target": 1}).status_code
+        == 404
+    )
+    assert client.delete(f"/api/watches/{watch['id']}", headers=bob).status_code == 404
+
+    edited = client.patch(f"/api/watches/{watch['id']}", headers=ann, json={"target": 2099})
+    assert edited.status_code == 200 and edited.json()["target"] == 2099
+    assert stores.watches is not None
+    stores.watches.fire([Trigger("sony|model:wh1000xm5", "taobao", "T9", 2050, "CNY", 2050, True)],
+                        stores.settings.fx_to_base, now=time.time())  # fmt: skip
+    alerts = client.get("/api/alerts?unseen=true", headers=ann).json()
+    assert [(a["platform"], a["price"]) for a in alerts] == [("taobao", 2050)]
+    assert client.get("/api/alerts", headers=bob).json() == []
+    seen = client.post("/api/alerts/seen", headers=ann, json={"ids": [alerts[0]["id"]]})
+    assert seen.json() == {"marked": 1}
+    assert client.get("/api/alerts?unseen=true", headers=ann).json() == []
+    assert client.get("/api/watches", headers=ann).json() == []  # fired: no longer live
+    rearmed = client.patch(f"/api/watches/{watch['id']}", headers=ann, json={"rearm": True})
+    assert rearmed.json()["status"] == "active"
+    assert client.delete(f"/api/watches/{watch['id']}", headers=ann).status_code == 204
+    closed = client.get("/api/watches?closed=true", headers=ann).json()
+    assert [w["status"] for w in closed] == ["cancelled"]
+
+
+def test_bad_watch_requests_are_4xx(client: TestClient, stores: AgentDeps) -> None:
+    index_offer(stores)
+    ann = signup(client, "ann")
+    cases = [
+        ({"platform": "jd", "item_id": "nope", "target": 10}, 404),
+        ({"platform": "jd", "item_id": "A1"}, 422),  # a price watch without a target
+        ({"platform": "jd", "item_id": "A1", "target": -5}, 422),
+        ({"platform": "jd", "item_id": "A1", "target": 5, "currency": "XYZ"}, 422),
+        ({"platform": "jd", "item_id": "A1", "kind": "soon"}, 422),
+    ]
+    for body, expected in cases:
+        assert client.post("/api/watches", headers=ann, json=body).status_code == expected, body
+    assert client.post("/api/watches", headers=ann,
+                       json={"platform": "jd", "item_id": "A1", "kind": "stock"}).status_code == 201  # fmt: skip
+    assert (
+        client.patch("/api/watches/0123abc", headers=ann, json={"rearm": True}).status_code == 404
+    )
+    assert (
+        client.put(
+            "/api/watches-webhook", headers=ann, json={"url": "javascript:alert(1)"}
+        ).status_code
+        == 422
+    )
+    assert (
+        client.put(
+            "/api/watches-webhook", headers=ann, json={"url": "https://h.example/x"}
+        ).status_code
+        == 204
+    )
+    assert client.get("/api/watches").status_code == 401

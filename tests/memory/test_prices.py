@@ -1,0 +1,156 @@
+"""The price seams on both backends: points only on change, backfill, watches that fire
+once, expired and cancelled ones that never fire, alerts per user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cartwise.errors import InvalidInput, NotFound, QuotaExceeded
+from cartwise.memory import create_price_history, create_watch_store
+from cartwise.memory.prices import DAY, PriceHistory, PricePoint, Trigger, WatchStore, new_watch
+from cartwise.settings import Settings
+
+NOW = 1_790_000_000.0
+FX = {"CNY": 1.0, "USD": 7.12, "GBP": 9.0}
+
+
+@pytest.fixture
+def history(backend_settings: Settings) -> Iterator[PriceHistory]:
+    opened = create_price_history(backend_settings)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def watches(backend_settings: Settings) -> Iterator[WatchStore]:
+    opened = create_watch_store(backend_settings.model_copy(update={"max_watches_per_user": 3}))
+    yield opened
+    opened.close()
+
+
+def point(price: float, at: float, *, item: str = "1", stock: bool = True) -> PricePoint:
+    return PricePoint("jd", item, price, "CNY", stock, at)
+
+
+def trigger(price: float, *, platform: str = "jd", model: str = "sony|model:wh1000xm5",
+            currency: str = "CNY", stock: bool = True, restocked: bool = False) -> Trigger:  # fmt: skip
+    return Trigger(model, platform, f"{platform}-1", price, currency, price * FX[currency], stock,
+                   restocked)  # fmt: skip
+
+
+def test_a_point_is_appended_only_when_price_or_stock_changed(history: PriceHistory) -> None:
+    assert len(history.append_changed([point(100, NOW), point(50, NOW, item="2")])) == 2
+    assert history.append_changed([point(100, NOW + 1), point(50, NOW + 1, item="2")]) == []
+    changed = history.append_changed(
+        [point(90, NOW + 2), point(50, NOW + 2, item="2", stock=False)]
+    )
+    assert [(p.item_id, p.price, p.in_stock) for p in changed] == [
+        ("1", 90, True),
+        ("2", 50, False),
+    ]
+    assert history.append_changed([point(120, NOW - DAY)]) == []  # older than the last point
+    assert [(p.price, p.observed_at) for p in history.points("jd:1")] == [(100, NOW), (90, NOW + 2)]
+    assert history.latest(["jd:1", "jd:9"])["jd:1"].price == 90
+    assert set(history.points_many(["jd:1", "jd:2", "jd:9"])) == {"jd:1", "jd:2"}
+    assert [p.price for p in history.points("jd:1", since=NOW + 1)] == [90]
+
+
+def test_backfill_writes_only_offers_without_history(history: PriceHistory) -> None:
+    history.append_changed([point(100, NOW)])
+    past = [point(80, NOW - 3 * DAY), point(100, NOW - DAY), point(70, NOW - DAY, item="2")]
+    assert history.backfill(past) == 1
+    assert [p.price for p in history.points("jd:1")] == [100]
+    assert [p.price for p in history.points("jd:2")] == [70]
+    assert history.latest(["jd:2"])["jd:2"].price == 70
+
+
+def test_a_watch_fires_once_across_two_platforms(watches: WatchStore) -> None:
+    watch = watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="WH-1000XM5",
+                                  kind="price", target=300, currency="CNY", now=NOW))  # fmt: skip
+    assert watches.fire([trigger(320)], FX, now=NOW) == []  # not low enough
+    alerts = watches.fire(
+        [trigger(299, platform="jd"), trigger(280, platform="taobao")], FX, now=NOW
+    )
+    assert [(a.platform, a.price, a.watch_id) for a in alerts] == [("jd", 299, watch.id)]
+    assert watches.fire([trigger(250, platform="pinduoduo")], FX, now=NOW + 1) == []
+    assert watches.get("ann", watch.id).status == "fired"
+    assert [a.id for a in watches.alerts("ann")] == [alerts[0].id]
+    assert watches.alerts("bob") == []
+    # Re-armed, it fires again — once.
+    watches.update("ann", watch.id, rearm=True, now=NOW + 2)
+    assert len(watches.fire([trigger(250, platform="pinduoduo")], FX, now=NOW + 3)) == 1
+    assert len(watches.alerts("ann", unseen_only=True)) == 2
+    assert watches.mark_seen("ann", [alerts[0].id]) == 1
+    assert len(watches.alerts("ann", unseen_only=True)) == 1
+
+
+def test_a_target_in_another_currency_is_compared_after_conversion(watches: WatchStore) -> None:
+    watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="price",
+                          target=50, currency="USD", now=NOW))  # fmt: skip
+    assert watches.fire([trigger(360)], FX, now=NOW) == []  # 360 CNY = 50.56 USD
+    assert len(watches.fire([trigger(355)], FX, now=NOW)) == 1  # 49.86 USD
+
+
+def test_expired_and_cancelled_watches_never_fire(watches: WatchStore) -> None:
+    short = watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="price",
+                                  target=300, currency="CNY", days=1, now=NOW))  # fmt: skip
+    gone = watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="price",
+                                 target=300, currency="CNY", now=NOW))  # fmt: skip
+    watches.cancel("ann", gone.id)
+    assert watches.fire([trigger(100)], FX, now=NOW + 2 * DAY) == []
+    assert watches.alerts("ann") == []
+    assert {w.id for w in watches.list("ann", include_closed=True)} == {short.id, gone.id}
+    with pytest.raises(InvalidInput):
+        watches.update("ann", gone.id, rearm=True)
+
+
+def test_a_stock_watch_fires_on_restock_only(watches: WatchStore) -> None:
+    watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="stock",
+                          target=None, currency="CNY", now=NOW))  # fmt: skip
+    assert watches.fire([trigger(100)], FX, now=NOW) == []  # a price move, in stock all along
+    assert [a.kind for a in watches.fire([trigger(100, restocked=True)], FX, now=NOW)] == ["stock"]
+
+
+def test_watches_are_per_user_and_capped(watches: WatchStore) -> None:
+    for _ in range(3):
+        watches.add(new_watch("ann", model="m", title="x", kind="stock", target=None,
+                              currency="CNY"))  # fmt: skip
+    with pytest.raises(QuotaExceeded):
+        watches.add(new_watch("ann", model="m", title="x", kind="stock", target=None,
+                              currency="CNY"))  # fmt: skip
+    assert watches.list("bob") == []
+    first = watches.list("ann")[0]
+    with pytest.raises(NotFound):
+        watches.get("bob", first.id)
+    with pytest.raises(NotFound):
+        watches.cancel("bob", first.id)
+
+
+def test_a_price_watch_needs_a_positive_target() -> None:
+    with pytest.raises(InvalidInput):
+        new_watch("ann", model="m", title="x", kind="price", target=0, currency="CNY")
+    with pytest.raises(InvalidInput):
+        new_watch("ann", model="m", title="x", kind="price", target=None, currency="CNY")
+
+
+def test_erase_leaves_nothing_of_the_user(watches: WatchStore) -> None:
+    for user in ("ann", "bob"):
+        watches.add(new_watch(user, model="sony|model:wh1000xm5", title="x", kind="price",
+                              target=300, currency="CNY", now=NOW))  # fmt: skip
+    watches.fire([trigger(100)], FX, now=NOW)
+    watches.set_webhook("ann", "https://hooks.example/ann")
+    watches.erase("ann")
+    assert watches.list("ann", include_closed=True) == watches.alerts("ann") == []
+    assert watches.webhook("ann") == ""
+    assert len(watches.alerts("bob")) == 1
+    watches.update("bob", watches.list("bob", include_closed=True)[0].id, rearm=True)
+    assert [a.user for a in watches.fire([trigger(90)], FX, now=NOW + 1)] == ["bob"]
+
+
+def test_webhook_is_per_user(watches: WatchStore) -> None:
+    watches.set_webhook("ann", "https://hooks.example/ann")
+    assert (watches.webhook("ann"), watches.webhook("bob")) == ("https://hooks.example/ann", "")
+    watches.set_webhook("ann", "")
+    assert watches.webhook("ann") == ""
