@@ -212,7 +212,9 @@ def render(before: dict[str, Any], after: dict[str, Any]) -> str:
         "against each checkout's own agent and reader: rules engine, bundled e5. Splits are "
         "named in every row; test splits and MG-ShopDial are reports, never tuned on. ShopSim: "
         f"{_cell(_get(after, 'shopsim/sample'))} tasks per split in a seeded order "
-        "(`docs/reports/shopsim.md` defines every column). A dash: the checkout cannot run "
+        "(`docs/reports/shopsim.md` defines every column); the task attributes the scripted "
+        "shopper says are words of the target's title, so the bare search of the whole script "
+        "is a generous reference. A dash: the checkout cannot run "
         "it (the act classifier did not exist before) or it failed (the error is in the JSON).",
         "",
     ]

@@ -69,7 +69,7 @@ class ScriptedAgent:
         self.calls.append((user, thread, message))
         await send(agui.StepStartedEvent(step_name="understanding"))
         call_id = f"call_{uuid.uuid4().hex[:8]}"
-        await send(agui.ToolCallStartEvent(tool_call_id=call_id, tool_call_name="planner"))
+        await send(agui.ToolCallStartEvent(tool_call_id=call_id, tool_call_name="reader"))
         await send(agui.ToolCallArgsEvent(tool_call_id=call_id, delta='{"message": "..."}'))
         await send(agui.ToolCallEndEvent(tool_call_id=call_id))
         await send(agui.StepFinishedEvent(step_name="understanding"))
@@ -287,15 +287,15 @@ def _completion(model: str, answer: ScriptedAnswer) -> dict[str, Any]:
 
 class ScriptedEngine:
     """Implements `cartwise.understanding.base.Engine` from a script: `plans` maps a message
-    to its PlannerOutput (default: a search for the message itself). The curator stores the
+    to its Reading (default: a search for the message itself). The curator stores the
     planner's long-term `stated` preferences and records asked questions; the reply lists
     the facts verbatim so tests can read them back."""
 
     def __init__(self, plans: dict[str, Any] | None = None) -> None:
-        from cartwise.understanding.base import PlannerOutput
+        from cartwise.understanding.reading import Reading
 
-        self.plans: dict[str, PlannerOutput] = {
-            message: PlannerOutput.model_validate(plan) for message, plan in (plans or {}).items()
+        self.plans: dict[str, Reading] = {
+            message: Reading.model_validate(plan) for message, plan in (plans or {}).items()
         }
         self.curated: list[Any] = []
         self.replied: list[Any] = []
@@ -304,10 +304,10 @@ class ScriptedEngine:
     def name(self) -> str:
         return "scripted"
 
-    def plan(self, message: str, session: Any, memory: Any) -> Any:
-        from cartwise.understanding.base import PlannerOutput
+    def read(self, message: str, conversation: Any) -> Any:
+        from cartwise.understanding.reading import Reading
 
-        return self.plans.get(message) or PlannerOutput(language="en", query=message)
+        return self.plans.get(message) or Reading(language="en", query=message)
 
     def curate(self, turn: Any) -> Any:
         from cartwise.understanding.base import CuratorOutput
@@ -322,12 +322,12 @@ class ScriptedEngine:
                 strength=s.strength,
                 keywords=s.keywords,
             )
-            for s in turn.planner.stated
+            for s in turn.reading.stated
             if s.scope == "long_term"
         ]
         patch = SessionPatch(
-            current_intent=turn.planner.current_intent or None,
-            slots_patch=turn.planner.slots,
+            current_intent=turn.reading.current_intent or None,
+            slots_patch=turn.reading.slots,
             new_open_questions=turn.asked_questions,
         )
         return CuratorOutput(long_term=entries, session_patch=patch)

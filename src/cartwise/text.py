@@ -59,3 +59,12 @@ def looks_like_personal_data(text: str) -> bool:
 def redact_personal_data(text: str) -> str:
     """`text` with every e-mail address and long digit run replaced by `[redacted]`."""
     return PERSONAL_DATA.sub(REDACTED, text)
+
+
+INVALID_TEXT = re.compile("[\ud800-\udfff\x00\ufffe\uffff]")
+"""Lone UTF-16 surrogates, NUL and the noncharacters U+FFFE/U+FFFF: text no store or
+stream can encode."""
+
+
+def invalid_text(value: str) -> bool:
+    return INVALID_TEXT.search(value) is not None

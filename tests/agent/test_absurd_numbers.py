@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from cartwise.agent.asking import UNUSABLE_BUDGET_QUESTIONS
-from cartwise.agent.picker import MAX_BUDGET, budget_amount, without_unusable_budget
 from cartwise.agent.run import run_agent
 from cartwise.settings import Settings
+from cartwise.understanding.budgets import MAX_BUDGET, budget_amount, without_unusable_budget
+from cartwise.understanding.questions import UNUSABLE_BUDGET_QUESTIONS
 from tests.agent.conftest import rules_agent_over, small_catalog
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from cartwise.agent.dialogue import listing_statement
 from cartwise.agent.nodes.picker import asked_brand_names
 from cartwise.agent.state import Candidate, Pick
-from cartwise.understanding.base import Followup, PlannerOutput
+from cartwise.catalog.listing_text import listing_statement
+from cartwise.understanding.reading import Followup, Reading
 from tests.factories import make_product
 
 
@@ -16,11 +16,9 @@ def pick(brand: str) -> Pick:
 
 def test_brands_are_named_as_said_or_as_listed_never_as_slugs() -> None:
     """Regression: the reply said 「品牌：philips」."""
-    zh = PlannerOutput(
-        language="zh", brands=["sony"], followup=Followup(kind="refine", narrow=["索尼"])
-    )
+    zh = Reading(language="zh", brands=["sony"], followup=Followup(kind="refine", narrow=["索尼"]))
     assert asked_brand_names(zh, [pick("Sony")], "zh") == ["索尼"]
-    en = PlannerOutput(language="en", brands=["sony", "under-armour"])
+    en = Reading(language="en", brands=["sony", "under-armour"])
     assert asked_brand_names(en, [pick("Sony")], "en") == ["Sony", "Under Armour"]
 
 

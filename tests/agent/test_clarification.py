@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from cartwise.agent.clarification import (
-    answered_by_slots,
-    bare_slot_answer,
-    missing_slot,
-    question_for,
-    sold_in_sizes,
-)
+from cartwise.agent.clarification import missing_slot, sold_in_sizes
+from cartwise.understanding.questions import answered_by_slots, question_for
+from cartwise.understanding.rules.requests import bare_size
 from tests.factories import make_product
 
 
@@ -37,9 +33,9 @@ def test_question_is_in_the_users_language_and_resolved_by_exact_match() -> None
 
 def test_a_bare_size_answers_an_open_size_question_only() -> None:
     open_questions = [question_for("size", "zh")]
-    assert bare_slot_answer("42", open_questions) == {"size": "42"}
-    assert bare_slot_answer("４２码", open_questions) == {"size": "42"}
-    assert bare_slot_answer("xl", open_questions) == {"size": "XL"}
-    assert bare_slot_answer("size 10", [question_for("size", "en")]) == {"size": "10"}
-    assert bare_slot_answer("42", []) == {}
-    assert bare_slot_answer("42 pairs of socks please", open_questions) == {}
+    assert bare_size("42", open_questions) == "42"
+    assert bare_size("４２码", open_questions) == "42"
+    assert bare_size("xl", open_questions) == "XL"
+    assert bare_size("size 10", [question_for("size", "en")]) == "10"
+    assert bare_size("42", []) == ""
+    assert bare_size("42 pairs of socks please", open_questions) == ""

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from cartwise.agent.clarification import question_for
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import ProductOut, TurnResult
 from cartwise.agent.run import run_agent
@@ -21,6 +20,7 @@ from cartwise.memory.store import Category, Polarity
 from cartwise.settings import Settings
 from cartwise.text import fold
 from cartwise.understanding import create_engine
+from cartwise.understanding.questions import question_for
 from tests.agent.conftest import DemoSlice
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]

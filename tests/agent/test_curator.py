@@ -5,23 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from cartwise.agent.clarification import question_for
 from cartwise.agent.context import record_rejection, turn_context
 from cartwise.agent.nodes.curator import plan_writes
 from cartwise.agent.state import TurnState
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import RejectedOption, SessionPatch, SessionPrefState
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CuratorOutput, PlannerOutput, RecipientMemory
+from cartwise.understanding.base import CuratorOutput, RecipientMemory
+from cartwise.understanding.questions import question_for
+from cartwise.understanding.reading import Reading
 
 WOOD_DISLIKE = PreferenceEntry(polarity="dislike", category="material", slug="wood")
 
 
-def state(plan: PlannerOutput | None = None, **session: object) -> TurnState:
+def state(plan: Reading | None = None, **session: object) -> TurnState:
     return {
         "session": SessionPrefState(thread="t1", **session),  # type: ignore[arg-type]
         "slots": {},
-        "plan": plan or PlannerOutput(),
+        "plan": plan or Reading(),
     }
 
 
@@ -82,7 +83,7 @@ def _stated(slug: str, scope: str, recipient: str = "self") -> dict[str, object]
 
 def test_session_and_request_preferences_never_reach_long_term_memory() -> None:
     """Whatever the engine hands back: the planner said "this time" / "anything but"."""
-    plan = PlannerOutput(
+    plan = Reading(
         query="手机",
         stated=[_stated("xiaomi", "request"), _stated("puma", "session")],
     )
@@ -101,14 +102,14 @@ def test_session_and_request_preferences_never_reach_long_term_memory() -> None:
 
 
 def test_a_long_term_statement_of_the_same_fact_is_still_stored() -> None:
-    plan = PlannerOutput(stated=[_stated("puma", "session"), _stated("puma", "long_term")])
+    plan = Reading(stated=[_stated("puma", "session"), _stated("puma", "long_term")])
     entry = PreferenceEntry(polarity="dislike", category="brand", slug="puma", strength="hard")
     writes = plan_writes(CuratorOutput(long_term=[entry]), state(plan), "")
     assert [e.slug for e, _ in writes.upserts] == ["puma"]
 
 
 def test_each_recipients_writes_land_in_that_recipients_namespace() -> None:
-    plan = PlannerOutput(recipient="mum", stated=[_stated("xiaomi", "long_term", "mum")])
+    plan = Reading(recipient="mum", stated=[_stated("xiaomi", "long_term", "mum")])
     purple = PreferenceEntry(polarity="dislike", category="color", slug="purple")
     output = CuratorOutput(
         supersede=["dislike:brand::apple"],

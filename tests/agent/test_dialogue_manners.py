@@ -7,20 +7,20 @@ import asyncio
 
 import pytest
 
-from cartwise.agent.asking import (
-    BUDGET_QUESTIONS,
-    GIFT_QUESTIONS,
-    PRODUCT_TYPE_QUESTIONS,
-    choose_question,
-    has_vague_budget,
-    is_vague_request,
-)
-from cartwise.agent.clarification import question_for
+from cartwise.agent.asking import choose_question
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.result import TurnResult
 from cartwise.agent.run import run_agent
 from cartwise.memory.session_state import SessionPrefState
+from cartwise.understanding.questions import (
+    BUDGET_QUESTIONS,
+    GIFT_QUESTIONS,
+    PRODUCT_TYPE_QUESTIONS,
+    question_for,
+)
+from cartwise.understanding.reading import Conversation
 from cartwise.understanding.rules.engine import RulesEngine
+from cartwise.understanding.rules.requests import is_vague as is_vague_request
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from tests.agent.conftest import DepsFactory
 
@@ -101,9 +101,7 @@ def test_a_request_naming_a_product_is_not_vague(query: str) -> None:
 
 def test_one_question_per_turn_product_type_first() -> None:
     asked = choose_question(
-        message="想买个礼物",
-        language="zh",
-        vague_request=True,
+        reading=RulesEngine().read("想买个礼物", Conversation()),
         searched=False,
         domain="shoes",
         slots={},
@@ -112,9 +110,7 @@ def test_one_question_per_turn_product_type_first() -> None:
     )
     assert asked == GIFT_QUESTIONS["zh"]
     size_first = choose_question(
-        message="running shoes, not too expensive",
-        language="en",
-        vague_request=False,
+        reading=RulesEngine().read("running shoes, not too expensive", Conversation()),
         searched=True,
         domain="shoes",
         slots={},
@@ -125,25 +121,22 @@ def test_one_question_per_turn_product_type_first() -> None:
 
 
 def test_a_known_budget_or_an_open_question_is_not_asked_again() -> None:
-    common = {
-        "language": "en",
-        "vague_request": False,
-        "searched": True,
-        "domain": "electronics",
-        "sized": False,
-    }
-    message = "earbuds, nothing too expensive"
-    assert has_vague_budget(message)
-    assert (
-        choose_question(message=message, slots={}, open_questions=[], **common)
-        == (  # type: ignore[arg-type]
-            BUDGET_QUESTIONS["en"]
+    reading = RulesEngine().read("earbuds, nothing too expensive", Conversation())
+    assert reading.vague_budget
+
+    def ask(slots: dict[str, str], open_questions: list[str]) -> str:
+        return choose_question(
+            reading=reading,
+            searched=True,
+            domain="electronics",
+            slots=slots,
+            open_questions=open_questions,
+            sized=False,
         )
-    )
-    known = {"budget_max": "50", "budget_currency": "USD"}
-    assert choose_question(message=message, slots=known, open_questions=[], **common) == ""  # type: ignore[arg-type]
-    pending = [BUDGET_QUESTIONS["en"]]
-    assert choose_question(message=message, slots={}, open_questions=pending, **common) == ""  # type: ignore[arg-type]
+
+    assert ask({}, []) == BUDGET_QUESTIONS["en"]
+    assert ask({"budget_max": "50", "budget_currency": "USD"}, []) == ""
+    assert ask({}, [BUDGET_QUESTIONS["en"]]) == ""
 
 
 def test_a_vague_request_asks_and_the_answer_resolves_it(make_deps: DepsFactory) -> None:
@@ -176,7 +169,7 @@ def test_a_vague_budget_asks_for_a_number_and_the_number_answers_it(
 
 def test_a_bare_amount_is_in_the_currency_of_the_question_it_answers() -> None:
     session = SessionPrefState(thread="t", open_questions=[BUDGET_QUESTIONS["zh"]])
-    plan = RulesEngine().plan("300", session, [])
+    plan = RulesEngine().read("300", Conversation(session=session))
     assert plan.slots == {"budget_max": "300", "budget_currency": "CNY"}
     assert plan.answered_questions == [BUDGET_QUESTIONS["zh"]]
 

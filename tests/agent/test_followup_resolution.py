@@ -7,6 +7,7 @@ from cartwise.agent.answers import DirectAnswer, ItemFacts, OfferFact, render_an
 from cartwise.agent.followups import resolve, same_product_type, step_size
 from cartwise.agent.shortlist import arrange, distinct_models
 from cartwise.agent.state import Candidate, Pick
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import (
     MAX_SHORTLIST,
     ActiveSearch,
@@ -15,7 +16,7 @@ from cartwise.memory.session_state import (
     ShownItem,
     apply_patch,
 )
-from cartwise.understanding.base import Followup, PlannerOutput
+from cartwise.understanding.reading import Followup, Reading
 from tests.factories import make_product
 
 
@@ -52,8 +53,14 @@ def session_on_shoes(**fields: object) -> SessionPrefState:
     )
 
 
-def plan(**fields: object) -> PlannerOutput:
-    return PlannerOutput.model_validate({"language": "zh", **fields})
+def plan(**fields: object) -> Reading:
+    """A reading as the reader makes it: the catalog types its words name."""
+    named = types_named_in(str(fields.get("query", ""))) or types_named_in(
+        str(fields.get("product_type", ""))
+    )
+    return Reading.model_validate(
+        {"language": "zh", "types": [kind.slug for kind in named], **fields}
+    )
 
 
 def test_cheaper_caps_below_the_whole_shortlist_and_keeps_the_search() -> None:

@@ -70,7 +70,7 @@ async def test_events_come_in_a_legal_order(make_deps: DepsFactory) -> None:
 
     starts = {e.tool_call_id: e.tool_call_name for e in recorder.of(EventType.TOOL_CALL_START)}
     assert sorted(starts.values()) == sorted(
-        ["planner", "item_picker", *(f"item_search:{p}" for p in PLATFORMS)]
+        ["reader", "item_picker", *(f"item_search:{p}" for p in PLATFORMS)]
     )
     for kind in (EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT):
         assert Counter(e.tool_call_id for e in recorder.of(kind)) == Counter(starts.keys())
@@ -199,7 +199,10 @@ async def test_price_rejection_never_becomes_a_dislike(make_deps: DepsFactory) -
 async def test_missing_size_asks_once_and_the_answer_resolves_it(make_deps: DepsFactory) -> None:
     deps = make_deps(
         ScriptedEngine(
-            {"running shoes": {"language": "en", "query": "running shoes", "domain": "shoes"}}
+            {
+                "running shoes": {"language": "en", "query": "running shoes", "domain": "shoes"},
+                "42": {"language": "en", "intent": "answer", "slots": {"size": "42"}},
+            }
         )
     )
     first = await run_agent(deps, user="ann", thread="t1", message="running shoes")

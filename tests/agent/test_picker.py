@@ -6,7 +6,7 @@ from __future__ import annotations
 from cartwise.agent.context import turn_context
 from cartwise.agent.picker import Budget, PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.state import Candidate
-from cartwise.agent.terms import TermMatcher
+from cartwise.catalog.terms import TermMatcher
 from cartwise.settings import Settings
 from cartwise.text import fold
 from cartwise.understanding.rules.sizes import parse_size_answer

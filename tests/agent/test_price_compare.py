@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from cartwise.agent.price_compare import compare_prices, model_token
+from cartwise.agent.price_compare import compare_prices
+from cartwise.catalog.model_identity import model_token
 from tests.factories import make_product
 
 

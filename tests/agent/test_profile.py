@@ -13,7 +13,7 @@ from langgraph.types import Send
 from cartwise.agent.nodes.profile import TurnPreferences, collect_preferences
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.reading import Reading
 
 PLASTIC = PreferenceEntry(
     polarity="dislike", category="material", slug="plastic", strength="hard", keywords=["塑料"]
@@ -21,9 +21,7 @@ PLASTIC = PreferenceEntry(
 WOOD = PreferenceEntry(polarity="like", category="material", slug="wood", keywords=["木质"])
 
 
-def collect(
-    plan: PlannerOutput, constraints: list[SessionConstraint] | None = None
-) -> TurnPreferences:
+def collect(plan: Reading, constraints: list[SessionConstraint] | None = None) -> TurnPreferences:
     return collect_preferences(
         profile="wood 木质",
         liked=[WOOD],
@@ -36,14 +34,14 @@ def collect(
 
 
 def test_stored_preferences_apply_and_are_named() -> None:
-    prefs = collect(PlannerOutput(query="耳机"))
+    prefs = collect(Reading(query="耳机"))
     assert prefs.exclude_terms == ["塑料"]
     assert prefs.excluded == {"plastic": ["塑料"]}
     assert prefs.likes == ["wood"] and "wood" in prefs.like_terms
 
 
 def test_this_messages_and_this_sessions_preferences_apply_at_once() -> None:
-    plan = PlannerOutput(
+    plan = Reading(
         query="耳机",
         stated=[
             {
@@ -68,7 +66,7 @@ def test_this_messages_and_this_sessions_preferences_apply_at_once() -> None:
 
 
 def test_a_soft_dislike_demotes_and_never_filters() -> None:
-    plan = PlannerOutput(
+    plan = Reading(
         query="耳机",
         stated=[
             {"polarity": "dislike", "category": "color", "slug": "purple", "keywords": ["紫色"]}
@@ -102,7 +100,7 @@ def test_only_the_turns_recipients_preferences_apply() -> None:
         liked=[],
         exclude_terms=[],
         block="",
-        plan=PlannerOutput(query="围巾", stated=[said_about_mum]),
+        plan=Reading(query="围巾", stated=[said_about_mum]),
         constraints=[],
         memory=[mums, PLASTIC],
     )
@@ -112,7 +110,7 @@ def test_only_the_turns_recipients_preferences_apply() -> None:
         liked=[],
         exclude_terms=["紫色"],  # what the injector read from mum's namespace
         block="",
-        plan=PlannerOutput(query="围巾", recipient="mum", stated=[said_about_mum]),
+        plan=Reading(query="围巾", recipient="mum", stated=[said_about_mum]),
         constraints=[],
         memory=[mums, PLASTIC],
     )
@@ -121,9 +119,9 @@ def test_only_the_turns_recipients_preferences_apply() -> None:
 
 
 def test_a_retraction_lifts_the_stored_dislike_in_the_same_turn() -> None:
-    prefs = collect(PlannerOutput(query="耳机", retracted=["dislike:material::plastic"]))
+    prefs = collect(Reading(query="耳机", retracted=["dislike:material::plastic"]))
     assert prefs.exclude_terms == [] and prefs.excluded == {}
-    by_short_key = collect(PlannerOutput(query="耳机", retracted=["material:plastic"]))
+    by_short_key = collect(Reading(query="耳机", retracted=["material:plastic"]))
     assert by_short_key.exclude_terms == []
 
 

@@ -16,7 +16,7 @@ from cartwise.catalog.product import Domain
 from cartwise.memory.session_state import RejectedOption
 from cartwise.settings import Settings
 from cartwise.text import has_han
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 from cartwise.vocabulary import fx_to_base
 from tests.agent.conftest import rules_agent_over
 from tests.factories import make_product

@@ -9,6 +9,7 @@ from typing import Any
 from cartwise.agent.run import run_agent
 from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
 from cartwise.memory.store import PreferenceEntry
+from cartwise.understanding.reading import Conversation
 from tests.agent.conftest import DepsFactory
 from tests.doubles import ScriptedEngine
 
@@ -26,9 +27,9 @@ class SpyingEngine(ScriptedEngine):
         super().__init__(plans)
         self.planner_memory: list[list[PreferenceEntry]] = []
 
-    def plan(self, message: str, session: Any, memory: Any) -> Any:
-        self.planner_memory.append(list(memory))
-        return super().plan(message, session, memory)
+    def read(self, message: str, conversation: Conversation) -> Any:
+        self.planner_memory.append(list(conversation.memory))
+        return super().read(message, conversation)
 
 
 def stored(count: int) -> list[PreferenceEntry]:

@@ -14,10 +14,11 @@ from cartwise.commands import understand as understand_command
 from cartwise.settings import Settings, get_settings
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
-PLANNER_FIELDS = {
+READING_FIELDS = {
     "language", "intent", "domain", "query", "product_type", "followup", "current_intent",
     "slots", "constraints", "stated", "retracted", "brands", "platforms", "answered_questions",
-    "recipient", "specs",
+    "recipient", "specs", "acts", "vague", "gift", "vague_budget", "unusable_budget",
+    "small_talk", "urls", "compatible", "reference_text", "types",
 }  # fmt: skip
 LONG_TERM_FIELDS = {"polarity", "category", "domain", "slug", "strength", "keywords", "dedup_key"}
 SESSION_PATCH_FIELDS = {
@@ -48,17 +49,17 @@ def test_json_output_has_exactly_the_documented_shape(app: typer.Typer) -> None:
 
     assert code == 0
     output = json.loads(out)
-    assert set(output) == {"planner", "curator"}
-    assert set(output["planner"]) == PLANNER_FIELDS
+    assert set(output) == {"reading", "curator"}
+    assert set(output["reading"]) == READING_FIELDS
     assert set(output["curator"]) == {"long_term", "supersede", "recipients", "session_patch"}
     assert set(output["curator"]["session_patch"]) == SESSION_PATCH_FIELDS
     (entry,) = output["curator"]["long_term"]
     assert set(entry) == LONG_TERM_FIELDS
     assert (entry["polarity"], entry["slug"]) == ("dislike", "plastic")
     assert entry["dedup_key"] == f"dislike:material:{entry['domain']}:plastic"
-    assert output["planner"]["slots"]["budget_max"] == "500"
-    assert all(isinstance(v, str) for v in output["planner"]["slots"].values())
-    assert output["planner"]["recipient"] == "self"
+    assert output["reading"]["slots"]["budget_max"] == "500"
+    assert all(isinstance(v, str) for v in output["reading"]["slots"].values())
+    assert output["reading"]["recipient"] == "self"
     assert output["curator"]["recipients"] == []
 
 
@@ -67,7 +68,7 @@ def test_json_output_puts_someone_elses_taste_in_their_namespace(app: typer.Type
 
     assert code == 0
     output = json.loads(out)
-    assert output["planner"]["recipient"] == "mum"
+    assert output["reading"]["recipient"] == "mum"
     assert output["curator"]["long_term"] == []
     (group,) = output["curator"]["recipients"]
     assert group["recipient"] == "mum"
@@ -113,7 +114,7 @@ def test_script_prints_one_object_per_line_in_order(app: typer.Typer, tmp_path: 
     assert len(lines) == 3
     assert lines[0]["curator"]["long_term"][0]["slug"] == "peanut"
     assert lines[1]["curator"]["session_patch"]["slots_patch"]["budget_max"] == "500"
-    assert lines[2]["planner"]["language"] == "en"
+    assert lines[2]["reading"]["language"] == "en"
 
 
 def test_script_lines_of_one_thread_share_their_memory(app: typer.Typer, tmp_path: Path) -> None:
@@ -208,7 +209,7 @@ def test_llm_engine_answers_are_guarded_in_the_output(
 
     assert code == 0, err
     output = json.loads(out)
-    assert [(s["polarity"], s["slug"]) for s in output["planner"]["stated"]] == [
+    assert [(s["polarity"], s["slug"]) for s in output["reading"]["stated"]] == [
         ("dislike", "plastic")
     ]
     (entry,) = output["curator"]["long_term"]

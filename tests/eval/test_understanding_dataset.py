@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,8 @@ from cartwise.errors import InvalidInput
 from cartwise.eval.statement_labels import load_labels, prefeval_correctness
 from cartwise.eval.understanding_coverage import budget_coverage, webshop_budget_coverage
 from cartwise.eval.understanding_dataset import DevCase, load_dev_set, score
-from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput, ReplyFacts
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 
 
@@ -53,10 +51,8 @@ class FlippingEngine:
     def __init__(self, inner: RulesEngine) -> None:
         self._inner = inner
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        out = self._inner.plan(message, session, memory)
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        out = self._inner.read(message, conversation)
         flipped = [p.model_copy(update={"polarity": p.polarity.opposite}) for p in out.stated]
         return out.model_copy(update={"stated": flipped})
 
@@ -72,10 +68,8 @@ class SilentEngine(FlippingEngine):
 
     name = "silent"
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        return PlannerOutput()
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        return Reading()
 
 
 def test_scorer_catches_polarity_flips_and_silence(

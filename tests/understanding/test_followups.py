@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.understanding.base import Followup
+from cartwise.understanding.reading import Conversation, Followup
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.followups import parse_followup
 
@@ -165,7 +165,7 @@ def test_sorts(message: str, order: str) -> None:
     ("message", "noun"), [("最便宜的耳机", "耳机"), ("the cheapest running shoes", "running shoes")]
 )
 def test_the_cheapest_x_is_a_new_search_sorted_by_price(message: str, noun: str) -> None:
-    plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert plan.followup is not None and plan.followup.sort == "price_asc"
     assert plan.product_type == noun and plan.query == noun
 
@@ -193,7 +193,7 @@ def test_compare_shown_items(message: str, refs: list[int]) -> None:
     ],
 )
 def test_where_is_x_cheapest_keeps_x_as_the_search(message: str, query: str) -> None:
-    plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert plan.followup is not None and plan.followup.kind == "cheapest"
     assert plan.followup.sort is None  # about X's offers, not the cheapest product
     assert plan.query == query
@@ -217,7 +217,7 @@ def test_where_cheapest_without_a_product_refers_to_what_was_shown(message: str)
     ],
 )
 def test_follow_up_words_never_become_the_search_text(message: str) -> None:
-    plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert plan.followup is not None
     assert not plan.product_type
     for word in ("便宜", "换一批", "cheaper", "next", "page", "链接", "排"):
@@ -229,16 +229,16 @@ def test_follow_up_words_never_become_the_search_text(message: str) -> None:
     ["推荐跑步鞋", "I need wireless earbuds", "不要小米的耳机", "那个蓝牙耳机有吗", "你好"],
 )
 def test_plain_requests_are_not_follow_ups(message: str) -> None:
-    plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert plan.followup is None
 
 
 def test_the_llm_planner_answer_carries_the_follow_up_and_rejects_a_bad_one() -> None:
     from pydantic import ValidationError
 
-    from cartwise.understanding.llm_schema import PlannerAnswer
+    from cartwise.understanding.llm_schema import ReadingAnswer
 
-    answer = PlannerAnswer.model_validate(
+    answer = ReadingAnswer.model_validate(
         {
             "language": "en",
             "intent": "search",
@@ -249,10 +249,10 @@ def test_the_llm_planner_answer_carries_the_follow_up_and_rejects_a_bad_one() ->
     )
     assert answer.to_output([]).followup == Followup(kind="compare", refs=[1, 3])
     with pytest.raises(ValidationError):
-        PlannerAnswer.model_validate(
+        ReadingAnswer.model_validate(
             {"language": "en", "intent": "search", "query": "", "followup": {"kind": "buy"}}
         )
-    schema = PlannerAnswer.model_json_schema()
+    schema = ReadingAnswer.model_json_schema()
     assert "followup" in schema["properties"] and "product_type" in schema["properties"]
 
 
@@ -292,7 +292,9 @@ def test_a_size_number_is_not_a_reference() -> None:
 
 
 def test_where_cheapest_in_chinese_keeps_the_product_in_the_search() -> None:
-    plan = RulesEngine().plan("哪里买婴儿推车最便宜", SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(
+        "哪里买婴儿推车最便宜", Conversation(session=SessionPrefState(thread="t"))
+    )
     assert plan.followup is not None and plan.followup.kind == "cheapest"
     assert plan.query == "婴儿推车"
 
@@ -325,7 +327,7 @@ def test_asking_which_platform_is_cheapest_without_a_product_prices_the_shown_it
     message: str,
 ) -> None:
     """Regression: "最便宜的是哪个平台" was a price sort searching for 「是哪个平台」."""
-    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    planned = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert planned.followup is not None and planned.followup.kind == "cheapest"
     assert planned.query == ""
 
@@ -361,8 +363,9 @@ def test_the_first_n_refers_to_that_many_shown_items(
 
 def test_a_pleasantry_before_a_follow_up_is_not_searched() -> None:
     """Regression: "great, where can I get the first one cheapest?" searched for "great"."""
-    planned = RulesEngine().plan(
-        "great, where can I get the first one cheapest?", SessionPrefState(thread="t"), []
+    planned = RulesEngine().read(
+        "great, where can I get the first one cheapest?",
+        Conversation(session=SessionPrefState(thread="t")),
     )
     assert planned.followup is not None and planned.followup.kind == "cheapest"
     assert planned.followup.refs == [1] and planned.query == ""

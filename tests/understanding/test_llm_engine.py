@@ -30,15 +30,10 @@ from cartwise.memory.store import (
 )
 from cartwise.settings import Settings
 from cartwise.understanding import create_engine
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
-    PlannerOutput,
-    ReplyFacts,
-    ReplyItem,
-)
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts, ReplyItem
 from cartwise.understanding.llm import LLMEngine
 from cartwise.understanding.llm_schema import SLOT_NAME_PATTERN
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
@@ -142,9 +137,11 @@ def turn_for(engine: LLMEngine, message: str, **fields: Any) -> CuratorTurn:
     """A curator turn whose planner output is the rules engine's (unless given)."""
     session = fields.pop("session", empty_session())
     memory = fields.pop("memory", [])
-    planner = fields.pop("planner", None) or engine.fallback.plan(message, session, memory)
+    planner = fields.pop("planner", None) or engine.fallback.read(
+        message, Conversation(session=session, memory=memory)
+    )
     return CuratorTurn(
-        user_message=message, planner=planner, session=session, memory=memory, **fields
+        user_message=message, reading=planner, session=session, memory=memory, **fields
     )
 
 
@@ -156,7 +153,7 @@ def test_good_planner_answer_passes_through(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()))
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
     assert planner.query == "耳机"
@@ -171,7 +168,9 @@ def test_numeric_slot_values_become_strings(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer(slots={"budget_max": 500})))
 
-    assert engine.plan(NO_PLASTIC, empty_session(), []).slots == {"budget_max": "500"}
+    assert engine.read(NO_PLASTIC, Conversation(session=empty_session())).slots == {
+        "budget_max": "500"
+    }
 
 
 def test_bound_on_generated_tokens_and_schema_reach_the_server(
@@ -179,7 +178,7 @@ def test_bound_on_generated_tokens_and_schema_reach_the_server(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()))
 
-    engine.plan(NO_PLASTIC, empty_session(), [])
+    engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     (request,) = llm_server.requests
     # langchain-openai only sends max_completion_tokens, which some local servers ignore.
@@ -196,7 +195,7 @@ def test_answer_wrapped_in_prose_and_a_fence_is_accepted(
     fenced = "Here you go:\n```json\n" + json.dumps(planner_answer(), ensure_ascii=False) + "\n```"
     llm_server.script(ScriptedAnswer.text(fenced))
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
     assert engine.counters.snapshot()["fallbacks"] == {}
@@ -210,7 +209,7 @@ def test_function_calling_method_reads_the_tool_call(
     )
     llm_server.script(ScriptedAnswer.tool("planner_output", planner_answer()))
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert planner.current_intent == "LLM: 买一副不含塑料的耳机"
     assert llm_server.requests[0]["tools"][0]["function"]["name"] == "planner_output"
@@ -286,9 +285,9 @@ def test_bad_planner_answer_falls_back_to_rules_and_is_counted(
     answer, reason = BAD_PLANNER_ANSWERS[case]
     llm_server.script(answer)
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
-    assert planner == rules.plan(NO_PLASTIC, empty_session(), [])
+    assert planner == rules.read(NO_PLASTIC, Conversation(session=empty_session()))
     counters = engine.counters.snapshot()
     assert counters["fallbacks"] == {reason: 1}
     assert counters["fallbacks_by_operation"] == {"plan": 1}
@@ -354,7 +353,7 @@ def test_fallback_logs_name_the_reason_but_never_the_users_words(
     llm_server.script(ScriptedAnswer.json(planner_answer(intent="buy")))
 
     with caplog.at_level(logging.INFO, logger="cartwise"):
-        engine.plan(NO_PLASTIC, empty_session(), [])
+        engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert "fell back to rules (invalid)" in caplog.text
     assert "塑料" not in caplog.text and "耳机" not in caplog.text
@@ -366,7 +365,7 @@ def test_invented_keys_are_not_echoed_into_logs(
     llm_server.script(ScriptedAnswer.json({**planner_answer(), "不要塑料的耳机": True}))
 
     with caplog.at_level(logging.INFO, logger="cartwise"):
-        engine.plan(NO_PLASTIC, empty_session(), [])
+        engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert "fields <key>" in caplog.text
     assert "塑料" not in caplog.text
@@ -388,7 +387,7 @@ def test_like_inside_a_negation_is_corrected_to_a_dislike(
     )
 
     with caplog.at_level(logging.WARNING, logger="cartwise"):
-        planner = engine.plan(message, empty_session(), [])
+        planner = engine.read(message, Conversation(session=empty_session()))
         output = engine.curate(turn_for(engine, message, planner=planner))
 
     assert [(s.polarity, s.strength, s.slug) for s in planner.stated] == [
@@ -413,9 +412,9 @@ def test_refused_term_never_stays_in_the_search_query(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer(query=query)))
 
-    planner = engine.plan(message, empty_session(), [])
+    planner = engine.read(message, Conversation(session=empty_session()))
 
-    assert planner.query == rules.plan(message, empty_session(), []).query
+    assert planner.query == rules.read(message, Conversation(session=empty_session())).query
     assert "plastic" not in planner.query and "塑料" not in planner.query
     assert engine.counters.snapshot()["query_corrections"] == 1
 
@@ -556,9 +555,9 @@ def test_only_valid_correctly_labelled_entries_reach_the_stores(
         llm_server.script(*answers)
         session = sessions.get(USER, THREAD)
         memory = preferences.list(USER)
-        planner = engine.plan(message, session, memory)
+        planner = engine.read(message, Conversation(session=session, memory=memory))
         output = engine.curate(
-            CuratorTurn(user_message=message, planner=planner, session=session, memory=memory)
+            CuratorTurn(user_message=message, reading=planner, session=session, memory=memory)
         )
         apply(preferences, output)
         sessions.patch(USER, THREAD, output.session_patch)
@@ -657,12 +656,12 @@ def test_curator_is_given_the_planner_output_of_the_same_turn(
     engine: LLMEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()), ScriptedAnswer.json(curator_answer()))
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     engine.curate(turn_for(engine, NO_PLASTIC, planner=planner))
 
     curator_request = json.loads(llm_server.requests[1]["messages"][1]["content"])
-    assert curator_request["planner"] == planner.model_dump(mode="json")
+    assert curator_request["reading"] == planner.model_dump(mode="json")
     assert curator_request["message"] == NO_PLASTIC
     assert llm_server.requests[1]["response_format"]["json_schema"]["name"] == "curator_output"
 
@@ -724,9 +723,9 @@ def test_any_planner_answer_yields_a_valid_plan(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(answer))
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
-    assert PlannerOutput.model_validate(planner.model_dump(mode="json")) == planner
+    assert Reading.model_validate(planner.model_dump(mode="json")) == planner
     for item in [*planner.stated, *planner.constraints]:
         assert SLUG_PATTERN.fullmatch(item.slug)
     assert all(SLOT_NAME_PATTERN.fullmatch(name) for name in planner.slots)
@@ -785,7 +784,7 @@ def test_recipient_and_request_scope_pass_through_the_schema(
         ),
     )
 
-    planner = engine.plan(message, empty_session(), [])
+    planner = engine.read(message, Conversation(session=empty_session()))
     output = engine.curate(turn_for(engine, message, planner=planner))
 
     assert planner.recipient == "mum"
@@ -821,15 +820,17 @@ def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
         ),
     )
 
-    planner = engine.plan(message, empty_session(), [])
+    planner = engine.read(message, Conversation(session=empty_session()))
     output = engine.curate(turn_for(engine, message))
 
     assert [(s.slug, s.recipient) for s in planner.stated] == [("purple", "girlfriend")]
+    # The message is about her: the turn is for her too, whatever the model said.
+    assert planner.recipient == "girlfriend"
     assert output.long_term == []
     assert [(g.recipient, [e.slug for e in g.long_term]) for g in output.recipients] == [
         ("girlfriend", ["purple"])
     ]
-    assert engine.counters.snapshot()["recipient_corrections"] == 2
+    assert engine.counters.snapshot()["recipient_corrections"] == 3
 
 
 def test_an_except_exclusion_is_never_remembered(
@@ -850,7 +851,7 @@ def test_an_except_exclusion_is_never_remembered(
         ScriptedAnswer.json(curator_answer(long_term("xiaomi", category="brand", domain=""))),
     )
 
-    planner = engine.plan(message, empty_session(), [])
+    planner = engine.read(message, Conversation(session=empty_session()))
     output = engine.curate(turn_for(engine, message))
 
     assert [(s.slug, s.scope) for s in planner.stated] == [("xiaomi", "request")]
@@ -863,7 +864,7 @@ def test_a_recipient_that_is_not_a_slug_is_a_bad_answer(
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer() | {"recipient": "My Mum"}))
 
-    planner = engine.plan(NO_PLASTIC, empty_session(), [])
+    planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
     assert planner.recipient == "self"  # the rules fallback
     assert engine.counters.snapshot()["fallbacks"]

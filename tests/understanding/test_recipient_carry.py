@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cartwise.memory.session_state import SessionPatch, SessionPrefState, apply_patch
+from cartwise.understanding.reading import Conversation
 from cartwise.understanding.rules.engine import RulesEngine
 
 FOR_MUM = SessionPrefState(thread="t", recipient="mum")
@@ -14,12 +15,12 @@ FOR_MUM = SessionPrefState(thread="t", recipient="mum")
 
 @pytest.mark.parametrize("message", ["要羊毛的，别太贵", "wool please, not too expensive"])
 def test_a_turn_naming_nobody_is_still_for_the_active_recipient(message: str) -> None:
-    assert RulesEngine().plan(message, FOR_MUM, []).recipient == "mum"
+    assert RulesEngine().read(message, Conversation(session=FOR_MUM)).recipient == "mum"
 
 
 @pytest.mark.parametrize("message", ["她不喜欢紫色", "she hates purple"])
 def test_a_pronoun_means_the_active_recipient(message: str) -> None:
-    plan = RulesEngine().plan(message, FOR_MUM, [])
+    plan = RulesEngine().read(message, Conversation(session=FOR_MUM))
     [stated] = plan.stated
     assert (stated.recipient, stated.slug, stated.polarity.value) == ("mum", "purple", "dislike")
 
@@ -34,12 +35,12 @@ def test_a_pronoun_means_the_active_recipient(message: str) -> None:
     ],
 )
 def test_naming_the_shopper_or_someone_else_replaces_it(message: str, recipient: str) -> None:
-    assert RulesEngine().plan(message, FOR_MUM, []).recipient == recipient
+    assert RulesEngine().read(message, Conversation(session=FOR_MUM)).recipient == recipient
 
 
 @pytest.mark.parametrize("message", ["她不喜欢紫色", "she hates purple"])
 def test_without_an_active_recipient_a_pronoun_is_nobody_named(message: str) -> None:
-    plan = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    plan = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert plan.recipient == "self"
     assert all(s.recipient == "self" for s in plan.stated)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cartwise.catalog.brands import demo_catalog_brands, mine_brands
 from cartwise.memory.session_state import SessionPrefState
+from cartwise.understanding.reading import Conversation
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.lexicon import load_lexicon
 
@@ -27,19 +28,26 @@ def test_the_engine_understands_a_catalog_brand_in_both_languages() -> None:
     engine = RulesEngine(load_lexicon(), catalog=mine_brands(ROWS))
     session = SessionPrefState(thread="t")
     for message in ("不要象印的保温杯", "no Zojirushi mugs"):
-        (item,) = engine.plan(message, session, []).stated
+        (item,) = engine.read(message, Conversation(session=session)).stated
         assert (item.slug, item.category.value, item.domain) == ("zojirushi", "brand", "kitchen")
 
 
 def test_a_mined_brand_that_is_an_everyday_word_matches_only_as_written() -> None:
     engine = RulesEngine(load_lexicon(), catalog=mine_brands(ROWS))
     session = SessionPrefState(thread="t")
-    assert engine.plan("I love a bloom of flowers on a scarf", session, []).stated == []
-    assert [s.slug for s in engine.plan("I love Bloom", session, []).stated] == ["bloom"]
+    assert (
+        engine.read("I love a bloom of flowers on a scarf", Conversation(session=session)).stated
+        == []
+    )
+    assert [s.slug for s in engine.read("I love Bloom", Conversation(session=session)).stated] == [
+        "bloom"
+    ]
 
 
 def test_the_default_engine_knows_the_demo_catalogs_brands() -> None:
     slugs = {b.slug for b in demo_catalog_brands()}
     assert {"lavazza", "fotile", "keep", "feihe"} <= slugs
-    (item,) = RulesEngine().plan("我不要飞鹤", SessionPrefState(thread="t"), []).stated
+    (item,) = (
+        RulesEngine().read("我不要飞鹤", Conversation(session=SessionPrefState(thread="t"))).stated
+    )
     assert item.slug == "feihe"

@@ -8,14 +8,8 @@ from hypothesis import strategies as st
 
 from cartwise.memory.session_state import RejectedOption, SessionConstraint, SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
-    Engine,
-    PlannerOutput,
-    ReplyFacts,
-    ReplyItem,
-)
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, Engine, ReplyFacts, ReplyItem
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 
 
@@ -31,14 +25,14 @@ def run(
     session: SessionPrefState | None = None,
     memory: list[PreferenceEntry] | None = None,
     asked: list[str] | None = None,
-) -> tuple[PlannerOutput, CuratorOutput]:
+) -> tuple[Reading, CuratorOutput]:
     session = session or SessionPrefState(thread="t")
     memory = memory or []
-    planner = engine.plan(message, session, memory)
+    planner = engine.read(message, Conversation(session=session, memory=memory))
     curated = engine.curate(
         CuratorTurn(
             user_message=message,
-            planner=planner,
+            reading=planner,
             session=session,
             memory=memory,
             asked_questions=asked or [],
@@ -177,8 +171,8 @@ def test_brands_platforms_language_and_query(engine: RulesEngine) -> None:
     assert planner.slots == {"budget_min": "200", "budget_max": "300", "budget_currency": "CNY"}
     assert "京东" not in planner.query and "两三百" not in planner.query
     assert curated.long_term == []  # asking for a brand is a filter, not a standing like
-    english = engine.plan(
-        "wireless earbuds under $50, no plastic", SessionPrefState(thread="t"), []
+    english = engine.read(
+        "wireless earbuds under $50, no plastic", Conversation(session=SessionPrefState(thread="t"))
     )
     assert english.language == "en" and english.query == "wireless earbuds"
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 
 
-def plan(message: str) -> PlannerOutput:
-    return RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+def plan(message: str) -> Reading:
+    return RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
 
 
 @pytest.mark.parametrize(

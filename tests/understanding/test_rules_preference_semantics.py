@@ -7,7 +7,8 @@ import pytest
 
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
-from cartwise.understanding.base import CuratorTurn, PlannerOutput
+from cartwise.understanding.base import CuratorTurn
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.recipients import canonical_recipient
 
@@ -17,10 +18,10 @@ def rules() -> RulesEngine:
     return RulesEngine()
 
 
-def plan(
-    rules: RulesEngine, message: str, memory: list[PreferenceEntry] | None = None
-) -> PlannerOutput:
-    return rules.plan(message, SessionPrefState(thread="t"), memory or [])
+def plan(rules: RulesEngine, message: str, memory: list[PreferenceEntry] | None = None) -> Reading:
+    return rules.read(
+        message, Conversation(session=SessionPrefState(thread="t"), memory=memory or [])
+    )
 
 
 def stated(rules: RulesEngine, message: str) -> set[tuple[str, str, str, str, str]]:
@@ -85,7 +86,7 @@ def test_the_shoppers_own_memory_gets_nothing_of_a_recipient(rules: RulesEngine)
     message = "给我爸挑件外套，不要灰色的"
     planner = plan(rules, message)
     output = rules.curate(
-        CuratorTurn(user_message=message, planner=planner, session=SessionPrefState(thread="t"))
+        CuratorTurn(user_message=message, reading=planner, session=SessionPrefState(thread="t"))
     )
     assert output.long_term == []
     assert [(g.recipient, [e.dedup_key for e in g.long_term]) for g in output.recipients] == [
@@ -99,7 +100,7 @@ def test_a_recipients_change_of_mind_supersedes_in_their_namespace(rules: RulesE
     output = rules.curate(
         CuratorTurn(
             user_message=message,
-            planner=planner,
+            reading=planner,
             session=SessionPrefState(thread="t"),
             memory=[entry("dislike:material::linen")],  # the shopper's own: untouched
             recipient_memory={"wife": [entry("dislike:material::linen")]},
@@ -155,7 +156,7 @@ def test_except_x_is_for_this_request_only(rules: RulesEngine, message: str) -> 
     assert [(s.scope, s.strength) for s in planner.stated] == [("request", Strength.HARD)]
     assert planner.constraints == []  # not a session constraint either
     output = rules.curate(
-        CuratorTurn(user_message=message, planner=planner, session=SessionPrefState(thread="t"))
+        CuratorTurn(user_message=message, reading=planner, session=SessionPrefState(thread="t"))
     )
     assert output.long_term == [] and output.session_patch.constraints == []
 
@@ -244,7 +245,7 @@ def test_a_change_of_mind_states_the_new_view_and_supersedes(
     output = rules.curate(
         CuratorTurn(
             user_message=message,
-            planner=planner,
+            reading=planner,
             session=SessionPrefState(thread="t"),
             memory=[old],
         )
@@ -323,7 +324,7 @@ def test_a_plural_noun_is_no_verb(rules: RulesEngine) -> None:
 )
 def test_a_hedged_like_is_still_a_like(message: str, slug: str) -> None:
     """Regression: "kind of like" was no stance, so the message was searched as words."""
-    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    planned = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert [(s.polarity.value, s.slug) for s in planned.stated] == [("like", slug)]
 
 
@@ -332,10 +333,10 @@ def test_a_hedged_like_is_still_a_like(message: str, slug: str) -> None:
 )
 def test_disliking_too_much_of_a_quality_is_a_dislike_of_it(message: str, word: str) -> None:
     """Regression: "不喜欢太花哨的" was searched as the words 「他不 太花哨」."""
-    planned = RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+    planned = RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
     assert [s.keywords for s in planned.stated if s.polarity.value == "dislike"] == [[word]]
 
 
 def test_not_too_expensive_is_still_a_price_wish_not_a_dislike() -> None:
-    planned = RulesEngine().plan("不要太贵", SessionPrefState(thread="t"), [])
+    planned = RulesEngine().read("不要太贵", Conversation(session=SessionPrefState(thread="t")))
     assert planned.stated == []

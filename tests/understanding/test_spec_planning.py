@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.understanding.base import PlannerOutput
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 
 
-def plan(message: str) -> PlannerOutput:
-    return RulesEngine().plan(message, SessionPrefState(thread="t"), [])
+def plan(message: str) -> Reading:
+    return RulesEngine().read(message, Conversation(session=SessionPrefState(thread="t")))
 
 
 @pytest.mark.parametrize(
@@ -53,8 +53,8 @@ def test_a_colour_with_a_stated_liking_or_dislike_is_a_preference_not_a_colour_f
     ones" a hard filter against it, where a soft dislike only ranks black lower."""
     engine = RulesEngine()
     for message in ("我不太喜欢黑色的", "not a fan of black ones"):
-        planned = engine.plan(message, SessionPrefState(thread="t"), [])
+        planned = engine.read(message, Conversation(session=SessionPrefState(thread="t")))
         assert [s.slug for s in planned.stated] == ["black"]
         assert [label for label in planned.specs.labels if label.attribute == "color_family"] == []
-    plain = engine.plan("a black keyboard", SessionPrefState(thread="t"), [])
+    plain = engine.read("a black keyboard", Conversation(session=SessionPrefState(thread="t")))
     assert [label.values for label in plain.specs.labels] == [["black"]]

@@ -10,6 +10,7 @@ from cartwise.errors import InvalidPreference
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry, Provenance
 from cartwise.understanding.base import CuratorTurn
+from cartwise.understanding.reading import Conversation
 from cartwise.understanding.rules.engine import RulesEngine
 from cartwise.understanding.rules.negation import split_clauses
 from cartwise.understanding.rules.recipients import find_recipients
@@ -23,11 +24,11 @@ def rules() -> RulesEngine:
 
 def stored(rules: RulesEngine, message: str, memory: list[PreferenceEntry] | None = None):  # type: ignore[no-untyped-def]
     session = SessionPrefState(thread="t")
-    plan = rules.plan(message, session, memory or [])
+    plan = rules.read(message, Conversation(session=session, memory=memory or []))
     return rules.curate(
         CuratorTurn(
             user_message=message,
-            planner=plan,
+            reading=plan,
             session=session,
             memory=memory or [],
             source_turn="t:1",
@@ -115,6 +116,11 @@ def test_nothing_that_looks_like_contact_or_card_data_is_stored() -> None:
 def test_an_unnamed_he_or_she_is_nobody_to_store_for_unless_the_turn_buys_for_someone(
     rules: RulesEngine,
 ) -> None:
-    assert rules.plan("他不喜欢太花哨的", SessionPrefState(thread="t"), []).stated == []
+    assert (
+        rules.read("他不喜欢太花哨的", Conversation(session=SessionPrefState(thread="t"))).stated
+        == []
+    )
     for_dad = SessionPrefState(thread="t", recipient="dad")
-    assert [s.recipient for s in rules.plan("他不喜欢太花哨的", for_dad, []).stated] == ["dad"]
+    assert [
+        s.recipient for s in rules.read("他不喜欢太花哨的", Conversation(session=for_dad)).stated
+    ] == ["dad"]

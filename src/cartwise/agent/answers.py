@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.platforms import platforms
 

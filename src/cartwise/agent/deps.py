@@ -94,7 +94,7 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
         # The rules engine learns every brand the catalog carries (not only its list).
-        engine = create_engine(settings, recall.catalog_brands())
+        engine = create_engine(settings, recall.catalog_brands(), embedder=memo)
         prices = watches = None
         if settings.price_history:
             prices = create_price_history(settings)

@@ -5,28 +5,25 @@ the direct answer a reply leads with, and what the curator writes back to P_t.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from cartwise.agent.answers import DirectAnswer, ItemFacts, OfferFact
 from cartwise.agent.followups import Resolution
-from cartwise.agent.price_compare import Offer, model_identity
+from cartwise.agent.price_compare import Offer
 from cartwise.agent.state import Candidate, Pick, TurnState
-from cartwise.catalog.product import Product
+from cartwise.catalog.listing_text import listing_statement
+from cartwise.catalog.model_identity import model_identity
 from cartwise.memory.session_state import ActiveSearch, ShownItem
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
-from cartwise.text import HAN, fold
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 DEFAULT_CURRENCY: dict[Language, str] = {"zh": "CNY", "en": "USD"}
 MAX_PAGE_DEPTH = 100
 """Results per platform never exceed the index's candidate depth, however far "more" goes."""
-STATEMENT_CHARS = 160
-_SENTENCE = re.compile(r"[^.。;；!！?？\n]+[.。;；!！?？]?")
 
 
 def active_search(state: TurnState) -> ActiveSearch | None:
@@ -35,14 +32,16 @@ def active_search(state: TurnState) -> ActiveSearch | None:
 
 
 def request_filters(filters: SearchFilters, state: TurnState) -> SearchFilters:
-    """The exact filters of the active search: its brands, price bounds and specs (never a
-    listing that violates one; those that do not state one are marked and rank after,
-    `recall/spec_search.py`)."""
+    """The exact filters of the active search: its product types when it is refined (a
+    refinement of running shoes searches running shoes; untyped listings pass), brands, price bounds and specs
+    (never a listing that violates one; those that do not state one are marked and rank
+    after, `recall/spec_search.py`)."""
     search = active_search(state)
     if search is None:
         return filters
     return filters.model_copy(
         update={
+            "product_types": frozenset(refined_types(state, search)),
             "brands": search.brands,
             "min_price_base": search.min_price_base,
             "max_price_base": search.max_price_base,
@@ -139,96 +138,6 @@ def item_facts(pick: Pick, *, ordinal: int | None, currency: str, settings: Sett
     )
 
 
-QUESTION_WORDS = frozenset(
-    [
-        "how",
-        "what",
-        "which",
-        "when",
-        "where",
-        "who",
-        "why",
-        "long",
-        "much",
-        "many",
-        "does",
-        "do",
-        "did",
-        "is",
-        "are",
-        "was",
-        "it",
-        "its",
-        "this",
-        "that",
-        "they",
-        "them",
-        "have",
-        "has",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "come",
-        "comes",
-        "with",
-        "for",
-        "and",
-        "the",
-        "any",
-    ]
-)
-"""Words of a question that say nothing about the product ("how long does the battery last")."""
-
-
-def _content_words(asked: str) -> list[str]:
-    words = re.findall(f"[a-z0-9][a-z0-9-]+|[{HAN}]+", fold(asked))
-    return [w for w in words if w not in QUESTION_WORDS]
-
-
-def _mentions(sentence: str, word: str) -> bool:
-    if not word.isascii():
-        return word in sentence
-    # "last" matches "lasts", "waterproof" matches "waterproofing"; no match inside a word.
-    return re.search(rf"(?<![a-z0-9]){re.escape(word)}", sentence) is not None
-
-
-ATTRIBUTE_CUES: dict[str, tuple[str, ...]] = {
-    "color": ("颜色", "配色", "colour", "color"),
-    "material": ("材质", "面料", "材料", "material", "made of", "fabric"),
-    "sizes": ("尺码", "码数", "号码", "size"),
-    "style": ("款式", "style"),
-}
-"""Questions about an attribute ("有几种颜色", "what sizes does it come in") are answered by
-that attribute's listed values, not by a sentence repeating the question's words."""
-
-
-def listing_statement(product: Product, asked: str) -> str:
-    """The listing's own sentence about `asked` ("" when it says nothing about it): the
-    values of the attribute asked about, else the sentence mentioning the most of the
-    question's content words — all of one or two, at least half of more."""
-    folded_question = fold(asked)
-    for name, cues in ATTRIBUTE_CUES.items():
-        values = product.attributes.get(name)
-        if values and any(cue in folded_question for cue in cues):
-            return f"{name}: {', '.join(values)}"[:STATEMENT_CHARS]
-    words = _content_words(asked)
-    if not words:
-        return ""
-    needed = len(words) if len(words) <= 2 else (len(words) + 1) // 2
-    text = " ".join(p for p in (product.title, product.description) if p)
-    sentences = [m.group().strip() for m in _SENTENCE.finditer(text)]
-    sentences += [f"{name}: {', '.join(values)}" for name, values in product.attributes.items()]
-    best, best_hits = "", 0
-    for sentence in sentences:
-        folded = fold(sentence)
-        hits = sum(_mentions(folded, w) for w in words)
-        if hits >= needed and hits > best_hits:
-            best, best_hits = sentence, hits
-    return best[:STATEMENT_CHARS]
-
-
 def _ordinal(item_key: str, state: TurnState) -> int | None:
     shortlist = state["session"].shortlist
     return next((i for i, s in enumerate(shortlist, start=1) if s.key == item_key), None)
@@ -305,6 +214,26 @@ def build_answer(
     )
 
 
+def scoped_types(state: TurnState, search: ActiveSearch) -> set[str]:
+    """The product types this turn keeps to: the active search's, or for "more like this"
+    the shown item's own."""
+    types = set(search.product_types)
+    resolution = state.get("resolution")
+    if resolution is not None and resolution.similar_to:
+        types = {item.product_type for item in resolution.refs if item.product_type} or types
+    return types
+
+
+def refined_types(state: TurnState, search: ActiveSearch) -> set[str]:
+    """The types a follow-up searches within ("要20寸能登机的" after suitcases searches
+    suitcases): a new search is not filtered by type at recall — its candidates are kept to
+    the named types afterwards (`in_scope`), so a type named loosely cannot empty it."""
+    resolution = state.get("resolution")
+    if resolution is None or resolution.new_search:
+        return set()
+    return scoped_types(state, search)
+
+
 def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidate]:
     """Candidates of the active search's product types: a refinement, "more" or a sort
     stays on them ("cheaper" running shoes are running shoes, never cheap boots); "more like
@@ -315,9 +244,7 @@ def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidat
     search = active_search(state)
     if resolution is None or search is None:
         return list(candidates)
-    types = set(search.product_types)
-    if resolution.similar_to:
-        types = {item.product_type for item in resolution.refs if item.product_type} or types
+    types = scoped_types(state, search)
     if not types:
         return list(candidates)
     kept = [c for c in candidates if not c.product.product_type or c.product.product_type in types]

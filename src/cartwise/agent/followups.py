@@ -20,9 +20,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from cartwise.agent.terms import slug_terms
 from cartwise.catalog.specs import RequestSpecs
 from cartwise.catalog.taxonomy import product_type, types_named_in
+from cartwise.catalog.terms import slug_terms
 from cartwise.memory.session_state import (
     ActiveSearch,
     SessionConstraint,
@@ -32,12 +32,7 @@ from cartwise.memory.session_state import (
 from cartwise.memory.store import Polarity, Strength
 from cartwise.recall.spec_request import asked_kind
 from cartwise.text import fold
-from cartwise.understanding.base import (
-    Followup,
-    FollowupKind,
-    PlannerOutput,
-    StatedPreference,
-)
+from cartwise.understanding.reading import Followup, FollowupKind, Reading, StatedPreference
 from cartwise.vocabulary.nouns import singular
 
 PRICE_STEP = 0.01
@@ -77,9 +72,9 @@ def named_types(text: str) -> list[str]:
     return [kind.slug for kind in types_named_in(text)]
 
 
-def requested_types(plan: PlannerOutput) -> list[str]:
-    """The catalog types the message asks for: named in its search text, else in its noun."""
-    return named_types(plan.query) or named_types(plan.product_type)
+def requested_types(plan: Reading) -> list[str]:
+    """The catalog types the message asks for, as the reader read them."""
+    return plan.types
 
 
 def type_domain(types: list[str]) -> str:
@@ -146,7 +141,7 @@ def step_size(size: str, step: int) -> str:
     return f"{stepped:g}" if stepped > 0 else ""
 
 
-def message_exclusions(plan: PlannerOutput) -> dict[str, list[str]]:
+def message_exclusions(plan: Reading) -> dict[str, list[str]]:
     """Hard dislikes said in this message, as request-scoped exclusions of the search. A soft
     one ("not a fan of X") only demotes: the profile stage ranks it lower, never filters."""
     said: list[StatedPreference | SessionConstraint] = [*plan.stated, *plan.constraints]
@@ -157,7 +152,7 @@ def message_exclusions(plan: PlannerOutput) -> dict[str, list[str]]:
     }
 
 
-def message_wants(plan: PlannerOutput) -> dict[str, list[str]]:
+def message_wants(plan: Reading) -> dict[str, list[str]]:
     """Attributes this message asks the running search for (likes of this request only)."""
     return {
         item.slug: slug_terms(item.slug, item.keywords)
@@ -166,9 +161,7 @@ def message_wants(plan: PlannerOutput) -> dict[str, list[str]]:
     }
 
 
-def _without_retracted(
-    exclusions: dict[str, list[str]], plan: PlannerOutput
-) -> dict[str, list[str]]:
+def _without_retracted(exclusions: dict[str, list[str]], plan: Reading) -> dict[str, list[str]]:
     """`exclusions` minus what this message takes back: retracted dislikes, and a brand it
     asks for ("算了，还是飞利浦的吧" after "不要飞利浦的" is a change of mind, not a search
     that excludes and requires Philips at once)."""
@@ -244,7 +237,7 @@ def _continue(
     refs: list[ShownItem],
     session: SessionPrefState,
     slots: dict[str, str],
-    plan: PlannerOutput,
+    plan: Reading,
 ) -> ActiveSearch:
     exclusions = _without_retracted({**search.exclusions, **message_exclusions(plan)}, plan)
     wanted = {**search.wanted, **message_wants(plan)}
@@ -268,7 +261,7 @@ def _continue(
 
 
 def resolve(
-    plan: PlannerOutput,
+    plan: Reading,
     session: SessionPrefState,
     *,
     query: str,

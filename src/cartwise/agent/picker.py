@@ -20,7 +20,6 @@ mentions one is ranked lower by `DEMOTE_WEIGHT` per disliked term, says so in it
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -28,16 +27,17 @@ from cartwise.agent.context import record_rejection
 from cartwise.agent.rejections import reason_text, rejection_params
 from cartwise.agent.shortlist import arrange
 from cartwise.agent.state import Candidate, DemotedOption, Pick
-from cartwise.agent.terms import TermMatcher
 from cartwise.catalog.product import Domain
 from cartwise.catalog.sizes import canonical_size, offers_size, shoe_size_eu
 from cartwise.catalog.specs import ATTRIBUTES, SpecSort
+from cartwise.catalog.terms import TermMatcher
 from cartwise.log import logger
 from cartwise.memory.session_state import RejectedOption, RejectionCode, SortOrder
 from cartwise.recall.spec_search import MEETS_BONUS
 from cartwise.settings import Settings
 from cartwise.text import fold
-from cartwise.understanding.base import Language
+from cartwise.understanding.budgets import BUDGET_SLOTS, budget_amount
+from cartwise.understanding.reading import Language
 
 RATING_WEIGHT = 0.02
 """Per rating point away from NEUTRAL_RATING, on relevance scaled so the best hit is 1.0: a
@@ -108,42 +108,6 @@ class PickOutcome:
     """Every candidate that passed the hard filters (ranked), for price comparison."""
     demoted: list[DemotedOption] = field(default_factory=list)
     """Survivors ranked lower for mentioning a soft dislike (in rank order)."""
-
-
-def _number(value: str) -> float | None:
-    try:
-        return float(value.replace(",", "").strip())
-    except ValueError:
-        return None
-
-
-MAX_BUDGET = 1e9
-"""Larger than any price in any currency: a budget past it (10^32, 1e308) is a slip of the
-keyboard or a probe, never an amount to filter by."""
-BUDGET_SLOTS = ("budget_max", "budget_min")
-
-
-def budget_amount(value: str) -> float | None:
-    """A budget slot's value as an amount, when it can be one: a finite number above zero
-    and at most `MAX_BUDGET` (a negative, zero, absurd or unreadable budget is None)."""
-    amount = _number(value) if value else None
-    if amount is None or not math.isfinite(amount) or not 0 < amount <= MAX_BUDGET:
-        return None
-    return amount
-
-
-def without_unusable_budget(slots: Mapping[str, str]) -> tuple[dict[str, str], bool]:
-    """`slots` without budget amounts that cannot be a budget, and whether any was dropped
-    (the turn then asks for a real one). The currency goes with the last amount."""
-    kept = {
-        name: value
-        for name, value in slots.items()
-        if name not in BUDGET_SLOTS or budget_amount(value) is not None
-    }
-    dropped = len(kept) < len(slots)
-    if dropped and not any(name in kept for name in BUDGET_SLOTS):
-        kept.pop("budget_currency", None)
-    return kept, dropped
 
 
 def budget_from_slots(slots: dict[str, str], settings: Settings) -> Budget:

@@ -21,7 +21,7 @@ from cartwise.errors import CartwiseError
 from cartwise.log import logger
 from cartwise.memory.price_facts import Deal, PriceFacts, price_facts, was_price
 from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
-from cartwise.understanding.base import Language, PriceAsk
+from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ as `RejectedOption.reason`, the field older readers of `ask --json` know.
 from __future__ import annotations
 
 from cartwise.memory.session_state import RejectedOption, RejectionCode
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 REASONS: dict[Language, dict[RejectionCode, str]] = {
     "en": {

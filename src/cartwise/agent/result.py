@@ -23,7 +23,8 @@ from cartwise.memory.session_state import (
     SortOrder,
 )
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CatalogGap, Language
+from cartwise.understanding.base import CatalogGap
+from cartwise.understanding.reading import Language
 
 
 class ProductOut(BaseModel):

@@ -29,7 +29,7 @@ from cartwise.log import logger
 from cartwise.memory.prices import Alert
 from cartwise.memory.session_state import check_thread
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 MAX_ID_CHARS = 128
 

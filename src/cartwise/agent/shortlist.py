@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from cartwise.agent.price_compare import Offer, model_identity
+from cartwise.agent.price_compare import Offer
 from cartwise.agent.state import Pick
+from cartwise.catalog.model_identity import model_identity
 from cartwise.catalog.specs import SpecSort
 from cartwise.memory.session_state import SortOrder
 from cartwise.recall.spec_search import spec_value

@@ -13,7 +13,7 @@ from cartwise.agent.state import Candidate, Pick, TurnState
 from cartwise.catalog.specs import ATTRIBUTES, RequestSpecs, SpecSort
 from cartwise.recall.spec_search import PRICE_TIE, spec_value
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 
 def spec_attributes(specs: RequestSpecs) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cartwise.catalog.specs import ATTRIBUTES, LabelSpec, NumericSpec, RequestSpecs, SpecSort
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 from cartwise.vocabulary import colour_table
 
 OP_SYMBOLS = {"lt": "<", "le": "≤", "eq": "=", "ge": "≥", "gt": ">"}

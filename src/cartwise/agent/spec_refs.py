@@ -4,24 +4,15 @@ or into the product's own title (a cheaper offer of it, a substitute)."""
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import RequestSpecs
 from cartwise.catalog.specs.compatibility import compatibility_specs, product_kind
 from cartwise.memory.session_state import SessionPrefState
-from cartwise.recall.references import PRODUCT_URL, resolve_references
+from cartwise.recall.references import resolve_references
 from cartwise.recall.service import RecallService
-from cartwise.understanding.base import PlannerOutput
-
-COMPATIBILITY_CUE = re.compile(
-    r"compatible|\bfits?\b|goes with|go with|works with|same colou?r|same size|"
-    r"兼容|适配|配套|搭配|能用|同色|同样颜色|同样大小|一样大",
-    re.IGNORECASE,
-)
-"""Words that make a shown item the source of a compatibility search."""
+from cartwise.understanding.reading import Reading
 
 
 class ReferenceSpecs(BaseModel):
@@ -39,7 +30,7 @@ class ReferenceSpecs(BaseModel):
 
 
 def _shown_source(
-    recall: RecallService, session: SessionPrefState, plan: PlannerOutput
+    recall: RecallService, session: SessionPrefState, plan: Reading
 ) -> Product | None:
     shortlist = session.shortlist
     if not shortlist:
@@ -54,12 +45,12 @@ def _shown_source(
 
 
 def reference_specs(
-    recall: RecallService, message: str, session: SessionPrefState, plan: PlannerOutput
+    recall: RecallService, message: str, session: SessionPrefState, plan: Reading
 ) -> ReferenceSpecs | None:
     """The referenced product's contribution, or None when the message refers to none."""
     query = plan.query or message
-    has_url = PRODUCT_URL.search(message) is not None
-    cued = COMPATIBILITY_CUE.search(message) is not None
+    has_url = bool(plan.urls)
+    cued = plan.compatible
     if not (has_url or cued):
         return None
     # a shop URL, or a product named by its model ("compatible with the Corsair 5000D")

@@ -27,7 +27,8 @@ from cartwise.memory.session_state import (
 )
 from cartwise.memory.store import PreferenceEntry
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.understanding.base import CatalogGap, Language, PlannerOutput
+from cartwise.understanding.base import CatalogGap
+from cartwise.understanding.reading import Language, Reading
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -118,7 +119,7 @@ class TurnState(TypedDict, total=False):
     session: SessionPrefState
     memory: list[PreferenceEntry]
     history: list[ChatMessage]
-    plan: PlannerOutput
+    plan: Reading
     query: str
     domain: str
     slots: dict[str, str]
@@ -149,11 +150,6 @@ class TurnState(TypedDict, total=False):
     question: str
     vague_request: bool
     """The message asks for something without naming any kind of product."""
-    unusable_budget: bool
-    """The message gave a budget that cannot be one (negative, zero, 10^32): not used."""
-    gift_interest: str
-    """What a gift's recipient is into, when this message answers our gift question with it
-    ("hiking"): searched as an interest, not as a product type the catalog must carry."""
     catalog_gap: CatalogGap | None
     answered_questions: list[str]
     """Open questions (verbatim) this turn answers beyond slot questions ("what kind?")."""

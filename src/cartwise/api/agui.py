@@ -35,7 +35,7 @@ from cartwise.api.errors import public_message
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 # Agent tasks outlive a client that disconnects mid-turn: the curator's memory writes must
 # finish whole rather than be cancelled halfway. References are held here until done.

@@ -30,7 +30,7 @@ from cartwise.memory.prices import WatchStore
 from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 Emit = Callable[[BaseEvent], Awaitable[None]]
 

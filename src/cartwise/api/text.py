@@ -11,18 +11,12 @@ such text (their percent-decoding replaces invalid UTF-8 with U+FFFD), so JSON b
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cartwise.errors import InvalidInput
-
-INVALID_TEXT = re.compile("[\ud800-\udfff\x00\ufffe\uffff]")
-
-
-def invalid_text(value: str) -> bool:
-    return INVALID_TEXT.search(value) is not None
+from cartwise.text import invalid_text
 
 
 def check_text(value: str, *, field: str) -> str:

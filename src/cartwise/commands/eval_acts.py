@@ -42,7 +42,7 @@ def eval_acts(
         score_mg_shopdial,
         score_split,
     )
-    from cartwise.understanding.acts import create_act_classifier
+    from cartwise.understanding import create_act_classifier
 
     settings = get_settings()
     with clean_errors():

@@ -25,6 +25,7 @@ import typer
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
 from cartwise.settings import Settings, get_settings
+from cartwise.understanding.reading import Conversation
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -141,7 +142,7 @@ def best_similarity(deps: AgentDeps, text: str) -> float | None:
     from cartwise.memory.session_state import SessionPrefState
     from cartwise.recall.indexes.base import SearchFilters
 
-    plan = deps.engine.plan(text, SessionPrefState(thread="scope"), [])
+    plan = deps.engine.read(text, Conversation(session=SessionPrefState(thread="scope")))
     query = plan.query.strip()
     if not query:
         return None

@@ -12,7 +12,7 @@ from cartwise.agent.rejections import describe
 from cartwise.commands.common import clean_errors
 from cartwise.errors import NotFound
 from cartwise.settings import get_settings
-from cartwise.understanding.base import Language
+from cartwise.understanding.reading import Language
 
 if TYPE_CHECKING:
     from cartwise.memory.session_state import SessionStore

@@ -11,10 +11,12 @@ import typer
 
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.settings import Settings, get_settings
+from cartwise.understanding.reading import Conversation
 
 if TYPE_CHECKING:
     from cartwise.memory.store import PreferenceEntry
-    from cartwise.understanding.base import CuratorOutput, Engine, PlannerOutput
+    from cartwise.understanding.base import CuratorOutput, Engine
+from cartwise.understanding.reading import Reading
 
 SESSION_PATCH_FIELDS = (
     "current_intent",
@@ -159,10 +161,10 @@ def understand_one(
 ) -> dict[str, Any]:
     from cartwise.understanding.base import CuratorTurn
 
-    planner = engine.plan(text, dialogue.session, dialogue.memory)
+    planner = engine.read(text, Conversation(session=dialogue.session, memory=dialogue.memory))
     turn = CuratorTurn(
         user_message=text,
-        planner=planner,
+        reading=planner,
         session=dialogue.session,
         memory=dialogue.memory,
         recipient_memory=dialogue.recipient_memory,
@@ -172,11 +174,11 @@ def understand_one(
     return render(planner, curator)
 
 
-def render(planner: PlannerOutput, curator: CuratorOutput) -> dict[str, Any]:
+def render(planner: Reading, curator: CuratorOutput) -> dict[str, Any]:
     """The documented JSON shape of `cartwise understand --json`."""
     patch = curator.session_patch.model_dump(mode="json")
     return {
-        "planner": planner.model_dump(mode="json"),
+        "reading": planner.model_dump(mode="json"),
         "curator": {
             "long_term": [
                 entry.model_dump(mode="json", include=set(LONG_TERM_FIELDS))
@@ -204,7 +206,7 @@ def print_summary(result: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console(file=sys.stdout, highlight=False)
-    planner = result["planner"]
+    planner = result["reading"]
     console.print(
         f"[bold]intent[/bold] {planner['intent']}  [bold]domain[/bold] "
         f"{planner['domain'] or '-'}  [bold]query[/bold] {planner['query'] or '-'}"

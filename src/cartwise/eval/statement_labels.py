@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.understanding.base import CuratorTurn, Engine
+from cartwise.understanding.reading import Conversation
 
 LABELS = "statement_labels.jsonl"
 MISSES_KEPT = 40
@@ -149,9 +150,9 @@ def score_prefeval(
     for label, text in zip(labels, statements, strict=True):
         scores.statements += 1
         session = SessionPrefState(thread=f"prefeval-{label.file}-{label.index}")
-        planner = engine.plan(text, session, [])
+        planner = engine.read(text, Conversation(session=session))
         curated = engine.curate(
-            CuratorTurn(user_message=text, planner=planner, session=session, memory=[])
+            CuratorTurn(user_message=text, reading=planner, session=session, memory=[])
         )
         stored = [(e.polarity.value, e.category.value, e.slug) for e in curated.long_term]
         scores.stored += len(stored)

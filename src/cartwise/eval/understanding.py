@@ -30,15 +30,8 @@ from cartwise.eval.understanding_dataset import (
     load_dev_set,
     score,
 )
-from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
-    Engine,
-    PlannerOutput,
-    ReplyFacts,
-)
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, Engine, ReplyFacts
+from cartwise.understanding.reading import Conversation, Reading
 
 WEBSHOP_GOALS = Path("nlu") / "webshop" / "human_goals.json"
 PREFEVAL_DIR = Path("memory") / "prefeval_explicit"
@@ -63,10 +56,8 @@ class ProgressEngine:
     def name(self) -> str:
         return self._engine.name
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        planner = self._engine.plan(message, session, memory)
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        planner = self._engine.read(message, conversation)
         self._progress.advance(self._task)
         return planner
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.understanding.base import Engine
+from cartwise.understanding.reading import Conversation
 from cartwise.understanding.rules.numbers import format_amount
 
 PRICE_CEILING = re.compile(r"price (?:lower|less) than \$?(\d+(?:\.\d+)?) dollars?")
@@ -78,7 +79,7 @@ def budget_coverage(texts: Iterable[str], engine: Engine) -> Coverage:
         stated = PRICE_CEILING.search(text.lower())
         if not stated:
             continue
-        slots = engine.plan(text, session, []).slots
+        slots = engine.read(text, Conversation(session=session)).slots
         expected = format_amount(float(stated.group(1)))
         coverage.record(
             text, slots.get("budget_max") == expected and slots.get("budget_currency") == "USD"

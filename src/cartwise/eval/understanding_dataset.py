@@ -56,7 +56,8 @@ from pydantic import BaseModel, Field
 from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState, apply_patch
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
-from cartwise.understanding.base import CuratorTurn, Engine, StatedPreference
+from cartwise.understanding.base import CuratorTurn, Engine
+from cartwise.understanding.reading import Conversation, StatedPreference
 
 DEV_SET = "understanding_dev.jsonl"
 SPLITS = {"dev": DEV_SET, "test": "understanding_test.jsonl"}
@@ -438,11 +439,13 @@ def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:
             recipient_memory[recipient] = {key: entry_from_key(key) for key in keys}
         planner = curated = None
         for index, turn in enumerate(case.turns):
-            planner = engine.plan(turn.user, session, list(memory.values()))
+            planner = engine.read(
+                turn.user, Conversation(session=session, memory=list(memory.values()))
+            )
             curated = engine.curate(
                 CuratorTurn(
                     user_message=turn.user,
-                    planner=planner,
+                    reading=planner,
                     session=session,
                     memory=list(memory.values()),
                     asked_questions=turn.assistant_asked,

@@ -212,6 +212,16 @@ class RecallService:
             self.index.persist()
             self.lexical.persist()
 
+    def listed_brands(self, slugs: Sequence[str]) -> list[str]:
+        """Every spelling the catalogs list each brand under ("dr-martens" → "Dr. Martens",
+        "Dr Martens", "马丁靴"…), for an exact brand filter over listings; a slug no catalog
+        lists stays itself."""
+        forms = {brand.slug: brand.forms for brand in self.catalog_brands()}
+        listed: list[str] = []
+        for slug in slugs:
+            listed.extend([slug, *sorted(forms.get(slug, ()))])
+        return list(dict.fromkeys(listed))
+
     def _forget_brands(self) -> None:
         with self._brands_lock:
             self._brands = None

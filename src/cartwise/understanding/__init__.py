@@ -9,21 +9,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cartwise.catalog.brands import CatalogBrand
+from cartwise.embedding.base import Embedder
 from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
-from cartwise.understanding.acts import Act
+from cartwise.understanding.acts import Act, create_act_classifier
 from cartwise.understanding.base import Engine
 
-__all__ = ["Act", "Engine", "create_engine"]
+__all__ = ["Act", "Engine", "create_act_classifier", "create_engine"]
 
 
-def create_engine(settings: Settings, brands: Iterable[CatalogBrand] = ()) -> Engine:
+def create_engine(
+    settings: Settings, brands: Iterable[CatalogBrand] = (), *, embedder: Embedder | None = None
+) -> Engine:
     """The engine `settings.engine` names; the llm engine falls back to rules. `brands` (the
     ingested catalogs', `RecallService.catalog_brands()`) teach the rules engine every brand
-    they carry."""
+    they carry; `embedder` (the turn's) lets the act classifier read sentence vectors."""
+    from cartwise.understanding.acts import create_act_classifier
     from cartwise.understanding.rules.engine import RulesEngine
 
-    rules = RulesEngine(catalog=brands)
+    rules = RulesEngine(catalog=brands, acts=create_act_classifier(embedder))
     if settings.engine == "rules":
         return rules
     if not settings.llm_base_url:

@@ -14,7 +14,6 @@ import json
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 import openai
@@ -23,21 +22,17 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.errors import CartwiseError, InvalidPreference
 from cartwise.log import logger
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import PreferenceEntry
 from cartwise.settings import Settings
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
-    Engine,
-    PlannerOutput,
-    ReplyFacts,
-)
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, Engine, ReplyFacts
 from cartwise.understanding.llm_guard import GuardReport, RulesReading, guard_curator, guard_planner
-from cartwise.understanding.llm_schema import KEY_FIELD_NAMES, CuratorAnswer, PlannerAnswer
+from cartwise.understanding.llm_schema import KEY_FIELD_NAMES, CuratorAnswer, ReadingAnswer
 from cartwise.understanding.prompts import get_prompt
+from cartwise.understanding.reading import Conversation, Reading
 
 Operation = Literal["plan", "curate", "reply"]
 FallbackReason = Literal[
@@ -143,7 +138,7 @@ class LLMEngine:
         self._settings = settings
         self._fallback = fallback
         self._chat = build_chat_model(settings)
-        self._planner = self._structured(PlannerAnswer, "planner_output", settings)
+        self._planner = self._structured(ReadingAnswer, "planner_output", settings)
         self._curator = self._structured(CuratorAnswer, "curator_output", settings)
         self._readings: OrderedDict[str, RulesReading] = OrderedDict()
         self._readings_lock = threading.Lock()
@@ -158,10 +153,9 @@ class LLMEngine:
         """The engine that answers when the LLM cannot, and guards what it says."""
         return self._fallback
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        fallback_plan = self._fallback.plan(message, session, memory)
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        session, memory = conversation.session, conversation.memory
+        fallback_plan = self._fallback.read(message, conversation)
         reading = self._remember_reading(message, fallback_plan)
         payload = {
             "message": message,
@@ -169,7 +163,7 @@ class LLMEngine:
             "memory": [_entry_view(entry) for entry in memory],
         }
         try:
-            answer = self._ask("plan", self._planner, PlannerAnswer, "planner_prompt", payload)
+            answer = self._ask("plan", self._planner, ReadingAnswer, "reader_prompt", payload)
         except LLMFailure as failure:
             self._count_failure("plan", failure)
             return fallback_plan
@@ -181,14 +175,28 @@ class LLMEngine:
             report,
         )
         self._count_guards("plan", report)
-        # Specs come from the deterministic parser, as the rules engine read them: units,
-        # tolerances and the attribute vocabulary are the catalog's, not a model's guess.
-        return planner.model_copy(update={"specs": fallback_plan.specs})
+        # Specs, URLs, budget validity and a bare answer to our own question come from the
+        # deterministic readers, as the rules engine read them: units, tolerances and the
+        # attribute vocabulary are the catalog's, not a model's guess.
+        return planner.model_copy(
+            update={
+                "specs": fallback_plan.specs,
+                "types": [
+                    kind.slug
+                    for kind in types_named_in(planner.query)
+                    or types_named_in(planner.product_type)
+                ],
+                "urls": fallback_plan.urls,
+                "compatible": fallback_plan.compatible,
+                "unusable_budget": fallback_plan.unusable_budget,
+                "slots": {**planner.slots, **_deterministic_slots(fallback_plan)},
+            }
+        )
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:
         payload = {
             "message": turn.user_message,
-            "planner": turn.planner.model_dump(mode="json"),
+            "reading": turn.reading.model_dump(mode="json"),
             "session": _session_view(turn.session),
             "memory": [_entry_view(entry) for entry in turn.memory],
             "asked_questions": turn.asked_questions,
@@ -208,7 +216,7 @@ class LLMEngine:
         reading = self._reading(turn)
         try:
             guarded = guard_curator(
-                output, reading, turn.user_message, report, planner_slots=turn.planner.slots
+                output, reading, turn.user_message, report, planner_slots=turn.reading.slots
             )
         except (ValidationError, InvalidPreference) as exc:
             self._count_failure("curate", LLMFailure("invalid", type(exc).__name__))
@@ -256,7 +264,7 @@ class LLMEngine:
         operation: Operation,
         runnable: Runnable[Any, Any],
         schema: type[AnswerT],
-        prompt_name: Literal["planner_prompt", "memory_curator_prompt"],
+        prompt_name: Literal["reader_prompt", "memory_curator_prompt"],
         payload: dict[str, Any],
     ) -> AnswerT:
         self.counters.count_call(operation)
@@ -278,7 +286,7 @@ class LLMEngine:
         except (ValidationError, InvalidPreference) as exc:
             raise _classify_validation_error(exc) from exc
 
-    def _remember_reading(self, message: str, fallback_plan: PlannerOutput) -> RulesReading:
+    def _remember_reading(self, message: str, fallback_plan: Reading) -> RulesReading:
         reading = RulesReading.from_planner(fallback_plan)
         # The rules engine can name every slug inside a negation scope, even ones that did
         # not become a stated preference; an engine without that hook still guards via its plan.
@@ -298,7 +306,9 @@ class LLMEngine:
             cached = self._readings.get(turn.user_message)
         if cached is not None:
             return cached
-        fallback_plan = self._fallback.plan(turn.user_message, turn.session, turn.memory)
+        fallback_plan = self._fallback.read(
+            turn.user_message, Conversation(session=turn.session, memory=turn.memory)
+        )
         return self._remember_reading(turn.user_message, fallback_plan)
 
     def _count_failure(self, operation: Operation, failure: LLMFailure) -> None:
@@ -427,3 +437,8 @@ def _entry_view(entry: PreferenceEntry) -> dict[str, Any]:
     return entry.model_dump(
         mode="json", include={"polarity", "category", "domain", "slug", "strength"}
     )
+
+
+def _deterministic_slots(reading: Reading) -> dict[str, str]:
+    """A size the rules read as a bare answer to our size question."""
+    return {"size": reading.slots["size"]} if "size" in reading.slots else {}

@@ -32,12 +32,8 @@ from cartwise.memory.store import (
     Strength,
     normalize_keywords,
 )
-from cartwise.understanding.base import (
-    CuratorOutput,
-    PlannerOutput,
-    RecipientMemory,
-    StatedPreference,
-)
+from cartwise.understanding.base import CuratorOutput, RecipientMemory
+from cartwise.understanding.reading import Reading, StatedPreference
 from cartwise.vocabulary import matcher
 
 # A complaint about price or stock is about that one item, never about its brand: "too
@@ -77,7 +73,7 @@ class RulesReading:
     """Whom it read the purchase to be for."""
 
     @classmethod
-    def from_planner(cls, planner: PlannerOutput) -> RulesReading:
+    def from_planner(cls, planner: Reading) -> RulesReading:
         negated: dict[str, set[str]] = {}
         seen: dict[str, list[str]] = {}
         items: Iterable[StatedPreference | SessionConstraint] = [
@@ -139,8 +135,8 @@ class GuardReport:
 
 
 def guard_planner(
-    planner: PlannerOutput, reading: RulesReading, message: str, report: GuardReport
-) -> PlannerOutput:
+    planner: Reading, reading: RulesReading, message: str, report: GuardReport
+) -> Reading:
     """Correct negated likes and unsafe safety statements in a planner answer."""
     safety = _says_safety(message)
     stated: list[StatedPreference] = []

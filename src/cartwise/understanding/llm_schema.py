@@ -1,6 +1,6 @@
 """What the llm engine asks the model for, and how an answer becomes engine output.
 
-The wire schemas differ from `PlannerOutput`/`CuratorOutput` in one way that matters: the
+The wire schemas differ from `Reading`/`CuratorOutput` in one way that matters: the
 model names stored facts by their fields (`PreferenceRef`), never by a key string, and it
 never supplies provenance. Code derives every key. Every model forbids extra fields, so an
 answer that supplies a `key`/`dedup_key` is rejected whole, like one with a wrong enum
@@ -26,17 +26,17 @@ from cartwise.memory.store import (
     Strength,
     normalize_keywords,
 )
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
+from cartwise.understanding.acts.act import Act
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, RecipientMemory, flipped_keys
+from cartwise.understanding.reading import (
     Followup,
+    GiftContext,
     Intent,
     Language,
-    PlannerOutput,
-    RecipientMemory,
+    Reading,
     Scope,
+    SmallTalk,
     StatedPreference,
-    flipped_keys,
 )
 
 SLOT_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
@@ -152,8 +152,9 @@ class LongTermAnswer(StatedAnswer):
         return value
 
 
-class PlannerAnswer(_Strict):
-    """The planner's answer for one message."""
+class ReadingAnswer(_Strict):
+    """The reader's answer for one message: the `Reading`'s fields the model reads (specs, URLs and
+    budget validity are parsed by code)."""
 
     # language, intent and query are required: an empty object is not an answer.
     language: Language
@@ -177,15 +178,25 @@ class PlannerAnswer(_Strict):
     answered_questions: list[str] = Field(default_factory=list)
     recipient: str = SELF
     """Whom this purchase is for: "self" or a recipient slug ("再给我妈买条围巾" → mum)."""
+    acts: list[Act] = Field(default_factory=list)
+    """Every dialogue act the message performs."""
+    vague: bool = False
+    """It asks for something but names no kind of product ("help me find something")."""
+    gift: GiftContext | None = None
+    """Set when the message is about a gift."""
+    vague_budget: bool = False
+    """A wish about price with no number ("别太贵", "not too expensive")."""
+    small_talk: SmallTalk = ""
+    """The kind of small talk, when the message is only that."""
 
     _domain = field_validator("domain")(_valid_domain)
     _recipient = field_validator("recipient")(_valid_slug)
     _slots_as_strings = field_validator("slots", mode="before")(_string_slots)
     _slot_names = field_validator("slots")(_valid_slot_names)
 
-    def to_output(self, open_questions: list[str]) -> PlannerOutput:
+    def to_output(self, open_questions: list[str]) -> Reading:
         """Engine output; answered questions only count when they are really open."""
-        return PlannerOutput(
+        return Reading(
             language=self.language,
             intent=self.intent,
             domain=self.domain,
@@ -213,6 +224,11 @@ class PlannerAnswer(_Strict):
             platforms=self.platforms,
             answered_questions=[q for q in self.answered_questions if q in open_questions],
             recipient=self.recipient,
+            acts=self.acts,
+            vague=self.vague,
+            gift=self.gift,
+            vague_budget=self.vague_budget,
+            small_talk=self.small_talk,
         )
 
 
@@ -274,12 +290,12 @@ class CuratorAnswer(_Strict):
                 dict.fromkeys(
                     [
                         *_resolve_refs(self.supersede, turn.memory),
-                        *_resolve_retracted(turn.planner.retracted, turn.memory),
+                        *_resolve_retracted(turn.reading.retracted, turn.memory),
                     ]
                 )
             ),
             session_patch=SessionPatch(
-                category=turn.planner.domain or None,
+                category=turn.reading.domain or None,
                 current_intent=(patch.current_intent or "").strip() or None,
                 slots_patch=patch.slots_patch,
                 constraints=[c.to_constraint() for c in patch.constraints],
@@ -289,7 +305,7 @@ class CuratorAnswer(_Strict):
                 resolved_questions=[
                     q
                     for q in dict.fromkeys(
-                        [*patch.resolved_questions, *turn.planner.answered_questions]
+                        [*patch.resolved_questions, *turn.reading.answered_questions]
                     )
                     if q in open_now
                 ],

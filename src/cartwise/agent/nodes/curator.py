@@ -20,18 +20,19 @@ from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.clarification import answered_by_slots
 from cartwise.agent.context import rejected_options
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.dialogue import dialogue_patch
-from cartwise.agent.picker import without_unusable_budget
 from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
 from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
 from cartwise.memory.session_state import ChatMessage, SessionPatch
 from cartwise.memory.store import SELF, PreferenceEntry, qualify_key
-from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput
+from cartwise.understanding.base import CuratorOutput, CuratorTurn
+from cartwise.understanding.budgets import without_unusable_budget
+from cartwise.understanding.questions import answered_by_slots
+from cartwise.understanding.reading import Reading
 
 
 @dataclass
@@ -56,7 +57,7 @@ def _check_key(key: str) -> tuple[str, str]:
     return entry.category.value, entry.slug
 
 
-def _short_lived(plan: PlannerOutput) -> tuple[set[tuple[str, str, str]], set[str]]:
+def _short_lived(plan: Reading) -> tuple[set[tuple[str, str, str]], set[str]]:
     """What this message scoped to less than long-term: (recipient, category, slug) of
     session and request preferences with no long-term statement of the same fact, and the
     `category:slug` keys of the request-only ones."""
@@ -216,7 +217,7 @@ def curate_and_plan(deps: AgentDeps, state: TurnState) -> MemoryWrites:
     recipients = {s.recipient for s in plan.stated} | {plan.recipient}
     turn = CuratorTurn(
         user_message=state["message"],
-        planner=plan,
+        reading=plan,
         session=state["session"],
         memory=[e for e in memory if e.recipient == SELF],
         recipient_memory={

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.clarification import missing_slot, question_for, sold_in_sizes
+from cartwise.agent.clarification import missing_slot, sold_in_sizes
 from cartwise.agent.dialogue import (
     active_search,
     build_answer,
@@ -23,12 +23,13 @@ from cartwise.agent.price_answers import answer_price_followup, offer_facts
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
-from cartwise.agent.terms import TermMatcher
+from cartwise.catalog.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
 from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
-from cartwise.understanding.base import Language, PlannerOutput
+from cartwise.understanding.questions import question_for
+from cartwise.understanding.reading import Language, Reading
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.slugs import slugify
 
@@ -90,7 +91,7 @@ def applied_facts(
     return facts
 
 
-def asked_brand_names(plan: PlannerOutput, picks: Sequence[Pick], language: Language) -> list[str]:
+def asked_brand_names(plan: Reading, picks: Sequence[Pick], language: Language) -> list[str]:
     """The brands asked for, named as the shopper would: the word they said in a Chinese
     reply ("索尼"), else as the listings spell it ("Sony"), never as a slug ("sony")."""
     said = plan.followup.narrow if plan.followup is not None else []

@@ -1,4 +1,5 @@
-"""planner node: load the thread (P_t, recent messages) and long-term memory, plan the turn."""
+"""planner node: load the thread (P_t, recent messages) and long-term memory, read the
+message once, and decide what this turn searches."""
 
 from __future__ import annotations
 
@@ -6,19 +7,14 @@ import asyncio
 
 from langgraph.runtime import Runtime
 
-from cartwise.agent.asking import gift_interest, is_vague_request, without_vague_budget
-from cartwise.agent.clarification import bare_slot_answer
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.followups import Resolution, resolve
-from cartwise.agent.picker import without_unusable_budget
 from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.turn_memory import turn_memory
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
-from cartwise.recall.references import PRODUCT_URL
 from cartwise.recall.spec_request import merge_specs
-from cartwise.text import has_han
-from cartwise.understanding.base import Language, PlannerOutput
+from cartwise.understanding.reading import Conversation, Reading
 
 
 def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str:
@@ -27,14 +23,6 @@ def fallback_query(session: SessionPrefState, history: list[ChatMessage]) -> str
     if session.current_intent:
         return session.current_intent
     return next((m.content for m in reversed(history) if m.role == "user"), "")
-
-
-def answer_language(message: str, session: SessionPrefState, detected: Language) -> Language:
-    """A message with no letters at all ("42") keeps the language of the question it answers;
-    language detection on digits alone is a guess."""
-    if any(ch.isalpha() for ch in message) or not session.open_questions:
-        return detected
-    return "zh" if has_han(session.open_questions[-1]) else "en"
 
 
 async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
@@ -50,29 +38,18 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
                 turn_memory(deps.preferences, user, message),
             )
         )
-        call_id = await sink.start_tool_call("planner", {"message": message})
-        plan: PlannerOutput = await asyncio.to_thread(deps.engine.plan, message, session, memory)
+        call_id = await sink.start_tool_call("reader", {"message": message})
+        conversation = Conversation(session=session, history=history, memory=memory)
+        plan: Reading = await asyncio.to_thread(deps.engine.read, message, conversation)
         await sink.tool_result(call_id, plan.model_dump(mode="json"))
 
-    said, unusable_budget = without_unusable_budget(plan.slots)
-    if "size" not in plan.slots:
-        said.update(bare_slot_answer(message, session.open_questions))
+    said = dict(plan.slots)
     slots = {**session.slots, **said}
-    plan = plan.model_copy(update={"language": answer_language(message, session, plan.language)})
-    interest = "" if plan.product_type else gift_interest(message, session.open_questions)
-    if interest:
-        # "he likes hiking" answers our gift question: search what they are into.
-        plan = plan.model_copy(update={"query": interest, "intent": "search"})
     # An answer ("42") or a bare preference is not something to search for by itself.
     query = "" if plan.intent in ("answer", "preference", "chitchat") else plan.query.strip()
-    # "别太贵 / not too expensive" is a wish about price (the reply asks for a number), not
-    # words a product title would contain.
-    query = without_vague_budget(query) if query else ""
     # "help me find something" names no kind of product: searching its words finds noise,
     # so nothing is searched and the reply asks what kind of thing it is.
-    vague = (
-        bool(query) and plan.followup is None and not plan.product_type and is_vague_request(query)
-    )
+    vague = plan.vague
     if vague:
         query = ""
     elif not query and plan.intent != "chitchat":
@@ -101,8 +78,6 @@ async def planner_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "slots": resolution.slots,
         "resolution": resolution,
         "vague_request": vague,
-        "unusable_budget": unusable_budget,
-        "gift_interest": interest,
         "timings": timings,
     }
 
@@ -111,7 +86,7 @@ async def with_reference(
     deps: AgentDeps,
     message: str,
     session: SessionPrefState,
-    plan: PlannerOutput,
+    plan: Reading,
     resolution: Resolution,
 ) -> Resolution:
     """The search with what a referenced product (a shop URL, a shown item with
@@ -120,7 +95,7 @@ async def with_reference(
     search = resolution.search
     if reference is None or search is None:
         return resolution
-    phrase = " ".join(PRODUCT_URL.sub(" ", search.phrase).split())
+    phrase = search.phrase
     if reference.specs.is_empty() and not reference.missing:
         phrase = f"{phrase} {reference.source.title}".strip()
     missing = [f"{name} ({reference.source.title})" for name in reference.missing]

@@ -6,7 +6,7 @@ message counts at once ("不要塑料的耳机" filters plastic in the same turn
 curator only writes it to memory after the reply; a retraction in this message lifts the old
 preference at once.
 
-Only the preferences of the turn's recipient (`PlannerOutput.recipient`) apply: a gift for
+Only the preferences of the turn's recipient (`Reading.recipient`) apply: a gift for
 mum obeys mum's dislikes and not the shopper's, a search for the shopper ignores mum's.
 Hard dislikes filter; soft ones ("我不太喜欢X") only rank X lower.
 """
@@ -24,15 +24,15 @@ from cartwise.agent.budget_search import within_budget
 from cartwise.agent.dialogue import active_search, request_filters
 from cartwise.agent.picker import budget_from_slots
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.agent.terms import slug_terms
 from cartwise.agent.turn_memory import merged
 from cartwise.catalog.product import Domain
+from cartwise.catalog.terms import slug_terms
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.text import fold
-from cartwise.understanding.base import PlannerOutput, StatedPreference
+from cartwise.understanding.reading import Reading, StatedPreference
 
 
 @dataclass
@@ -52,7 +52,7 @@ class TurnPreferences:
     block: str = ""
 
 
-def _retracted(plan: PlannerOutput, memory: Iterable[PreferenceEntry]) -> set[str]:
+def _retracted(plan: Reading, memory: Iterable[PreferenceEntry]) -> set[str]:
     """Long-term keys and category:slug keys this message takes back."""
     keys = set(plan.retracted)
     for entry in memory:
@@ -72,7 +72,7 @@ def collect_preferences(
     liked: list[PreferenceEntry],
     exclude_terms: list[str],
     block: str,
-    plan: PlannerOutput,
+    plan: Reading,
     constraints: list[SessionConstraint],
     memory: list[PreferenceEntry],
     demote_terms: Sequence[str] = (),
@@ -145,7 +145,7 @@ def collect_preferences(
 SEARCHABLE_DOMAINS = {d.value for d in Domain} - {Domain.OTHER.value}
 
 
-def search_filters(plan: PlannerOutput, domain: str) -> SearchFilters:
+def search_filters(plan: Reading, domain: str) -> SearchFilters:
     """Exact filters: brands the shopper named, and the request's product domain — a search
     for headphones on a platform whose headphones were all filtered out must not fall back
     to gift boxes. (The picker retries without the domain when it finds nothing at all.)"""
@@ -190,6 +190,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         available = deps.recall.platforms()
         named = [p for p in plan.platforms if p in available]
         filters = request_filters(search_filters(plan, state.get("domain", "")), state)
+        filters = filters.model_copy(update={"brands": deps.recall.listed_brands(filters.brands)})
         budget = budget_from_slots(state.get("slots", {}), settings)
     # The fan-out that follows is one stage; the picker closes it when all searches are in.
     await sink.step_started("searching")

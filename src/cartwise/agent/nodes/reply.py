@@ -21,9 +21,9 @@ from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
 from cartwise.catalog.product import Domain
 from cartwise.memory.store import Category
 from cartwise.settings import Settings
-from cartwise.understanding.base import Language, ReplyFacts, ReplyItem
-from cartwise.understanding.rules.reply import MAX_ITEMS as REPLY_ITEMS
-from cartwise.understanding.rules.small_talk import small_talk_kind
+from cartwise.understanding.base import MAX_REPLY_ITEMS as REPLY_ITEMS
+from cartwise.understanding.base import ReplyFacts, ReplyItem
+from cartwise.understanding.reading import Language
 
 WHAT_TO_FIND: dict[Language, str] = {
     "zh": "记住了。你想找什么商品？我会按你的偏好来挑。",
@@ -105,9 +105,7 @@ def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
     plan = state["plan"]
     language = plan.language
     if plan.intent == "chitchat":
-        return ReplyFacts(
-            language=language, query="", small_talk=small_talk_kind(state["message"]) or "ack"
-        )
+        return ReplyFacts(language=language, query="", small_talk=plan.small_talk or "ack")
     labels = KINDS[language]
     currency = shopper_currency(state.get("slots", {}), language, settings)
     categories = refusal_categories(state)

@@ -8,17 +8,17 @@ import threading
 from langgraph.runtime import Runtime
 
 from cartwise.agent.asking import answered_type_questions, choose_question
-from cartwise.agent.catalog_scope import (
-    CatalogTypes,
-    closest_type,
-    judge_request,
-    requested_phrase,
-)
 from cartwise.agent.clarification import sold_in_sizes
 from cartwise.agent.dialogue import in_scope
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.recall.service import RecallService
 from cartwise.understanding.base import CatalogGap
+from cartwise.understanding.catalog_scope import (
+    CatalogTypes,
+    closest_type,
+    judge_request,
+    requested_phrase,
+)
 
 _types_lock = threading.Lock()
 _types_cache: dict[int, tuple[int, CatalogTypes]] = {}
@@ -66,22 +66,19 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             )
             # An interest ("he likes hiking") is no product type: its nearest matches (hiking
             # boots, backpacks) are the answer to the gift question, not a gap.
-            if not state.get("gift_interest"):
+            if plan.gift is None or not plan.gift.interests:
                 gap = CatalogGap(
                     requested=requested_phrase(query), kind=verdict.kind, closest=closest
                 )
     question = ""
     if gap is None:
         question = choose_question(
-            message=state["message"],
-            language=plan.language,
-            vague_request=vague,
+            reading=plan,
             searched=bool(query),
             domain=state.get("domain", ""),
             slots=state.get("slots", {}),
             open_questions=session.open_questions,
             sized=sold_in_sizes(c.product for c in in_scope(state, state.get("candidates", []))),
-            unusable_budget=state.get("unusable_budget", False),
         )
     update: TurnState = {
         "question": question,

@@ -12,8 +12,8 @@ from typing import Literal
 from cartwise.errors import ConfigurationError
 from cartwise.yaml_data import load_yaml
 
-PromptName = Literal["planner_prompt", "memory_curator_prompt", "reply_prompt"]
-PROMPT_NAMES: tuple[PromptName, ...] = ("planner_prompt", "memory_curator_prompt", "reply_prompt")
+PromptName = Literal["reader_prompt", "memory_curator_prompt", "reply_prompt"]
+PROMPT_NAMES: tuple[PromptName, ...] = ("reader_prompt", "memory_curator_prompt", "reply_prompt")
 
 
 @cache

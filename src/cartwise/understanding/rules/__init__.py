@@ -4,5 +4,5 @@
 `lexicon` (+ `data/*.yml`: slugs with Chinese and English forms, brands, product nouns),
 `negation` (polarity and its scope), `budget` and `numbers`, `sizes`, `open_objects`
 (English dislikes outside the lexicon), `cues` (scope, intent, questions, decisions),
-`planner` (message → PlannerOutput), `curator` (turn → CuratorOutput), `reply`.
+`planner` (message → Reading), `curator` (turn → CuratorOutput), `reply`.
 """

@@ -51,12 +51,15 @@ _B = _amount("b")
 _MAX_BEFORE = (
     r"不超过|不要超过|别超过|不能超过|不高于|低于|少于|不到|最多|顶多|最高|上限|控制在|预算上限|"
     r"under|below|less than|lower than|less then|no more than|not more than|not over|at most|"
-    r"max(?:imum)?(?: of)?|up to|cheaper than|within|no higher than|no greater than|not exceeding"
+    r"max(?:imum)?(?: of)?|up to|cheaper than|within|no higher than|no greater than|not exceeding|"
+    r"nothing (?:over|above|more than|pricier than)|nothing that costs (?:over|more than)|"
+    r"not (?:a cent|a penny|a dollar) (?:over|more than)"
 )
 _MIN_BEFORE = r"至少|起码|不低于|高于|超过|above|over|more than|at least|minimum(?: of)?|starting at|higher than"
 _AROUND_BEFORE = r"大概|大约|差不多|around|about|roughly|approximately|approx\.?|~"
 _BUDGET_CUE = (
-    r"预算(?:是|在|有|大概|大约|差不多)?|budget(?: is| of|:)?|spend(?: up to)?|pay(?: up to)?"
+    r"预算(?:就是|就|只有|只|是|在|有|大概|大约|差不多)?|budget(?: is| of|:)?|spend(?: up to)?|"
+    r"pay(?: up to)?"
 )
 
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [

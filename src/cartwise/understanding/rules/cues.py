@@ -44,6 +44,14 @@ BARE_AMOUNT = re.compile(
     rf"\s*(?:{currency_alternation('after')}|以内|左右)?\s*[。.!！]?\s*$",
     re.IGNORECASE,
 )
+REQUEST = re.compile(
+    r"想买|想要|想换|想找|想给|想送|要买|买个|买件|买双|买台|买条|买些|买点|送个|送点|送他|送她|推荐|"
+    r"有没有|找个|找双|找件|来个|来双|求推荐|"
+    r"(?<![a-z])(?:want|wants|need|needs|looking for|get me|show me|find me|recommend|suggest|"
+    r"something|anything|any|shopping for|buy|buying|getting)(?![a-z])"
+)
+"""Words that ask for something: a clause with one is part of the request, whatever else
+it says."""
 FILLER_ZH = re.compile(
     r"帮我找找|帮我找|帮我搜|帮我看看|帮我|给我推荐|给我找|推荐一下|推荐|我想买|我想要|我要买|我需要|"
     r"我想找|想买|想要|我要|找一下|找个|有没有|一个|一双|一件|一款|一台|一条|一副|一套|一些|一下|"

@@ -16,18 +16,13 @@ from __future__ import annotations
 
 from cartwise.memory.session_state import SessionPatch
 from cartwise.memory.store import SELF, PreferenceEntry, Provenance
-from cartwise.understanding.base import (
-    CuratorOutput,
-    CuratorTurn,
-    RecipientMemory,
-    flipped_keys,
-)
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, RecipientMemory, flipped_keys
 from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.negation import split_clauses
 
 
 def curate(turn: CuratorTurn) -> CuratorOutput:
-    planner = turn.planner
+    planner = turn.reading
     provenance = Provenance(source_turn=turn.source_turn, source_text=turn.user_message)
     entries: dict[str, list[PreferenceEntry]] = {}
     for stated in planner.stated:

@@ -3,17 +3,17 @@ the bilingual lexicon. It is also the LLM engine's fallback and polarity guard."
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 
 from cartwise.catalog.brands import CatalogBrand, demo_catalog_brands
-from cartwise.memory.session_state import SessionPrefState
-from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.base import CuratorOutput, CuratorTurn, PlannerOutput, ReplyFacts
+from cartwise.understanding.acts import ActClassifier
+from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules import curator, reply
 from cartwise.understanding.rules.lexicon import Lexicon, load_lexicon
 from cartwise.understanding.rules.negation import scope_terms
-from cartwise.understanding.rules.planner import RulesPlanner
+from cartwise.understanding.rules.reader import RulesReader
 
 
 @lru_cache(maxsize=1)
@@ -29,12 +29,17 @@ class RulesEngine:
     lexicon so a brand any catalog sells is understood, not only the curated ones."""
 
     def __init__(
-        self, lexicon: Lexicon | None = None, *, catalog: Iterable[CatalogBrand] = ()
+        self,
+        lexicon: Lexicon | None = None,
+        *,
+        catalog: Iterable[CatalogBrand] = (),
+        acts: ActClassifier | None = None,
     ) -> None:
         base = lexicon or default_lexicon()
         brands = list(catalog)
         self._lexicon = base.with_brands(brands) if brands else base
-        self._planner = RulesPlanner(self._lexicon)
+        # Without the turn's embedder the classifier reads character n-grams alone.
+        self._reader = RulesReader(self._lexicon, acts or ActClassifier(None))
 
     @property
     def name(self) -> str:
@@ -44,10 +49,8 @@ class RulesEngine:
     def lexicon(self) -> Lexicon:
         return self._lexicon
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        return self._planner.plan(message, session, memory)
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        return self._reader.read(message, conversation)
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:
         return curator.curate(turn)

@@ -19,7 +19,7 @@ from typing import Literal
 
 from cartwise.memory.session_state import SortOrder
 from cartwise.text import has_han
-from cartwise.understanding.base import Followup, FollowupKind, PriceAsk, SizeStep
+from cartwise.understanding.reading import Followup, FollowupKind, PriceAsk, SizeStep
 from cartwise.vocabulary.price_cues import price_cues
 
 Span = tuple[int, int]
@@ -165,7 +165,7 @@ CHEAPER = re.compile(
     r"比[^，。,.？?]{1,10}?便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
     r"\bcheaper\b|\bless expensive\b|\blower[- ]priced?\b|\bmore affordable\b|\btoo expensive\b|"
     r"\btoo pricey\b|\bless money\b|\bbudget (?:option|pick|one)s?\b|\bnot so expensive\b|"
-    r"\bless pricey\b|\bbudget[- ]friendly\b|\blower[- ]cost\b|\blower prices?\b"
+    r"\bless pricey\b|\bbudget[- ]friendly\b|\blower[- ]cost\b|\blower prices?\b|平替|\bdupes?\b"
 )
 PRICIER = re.compile(
     r"更贵|贵[一]?[点些]的|更高端|高端[一]?[点些]|档次高[一]?[点些]|大牌[一]?[点些]?|名牌|大品牌|"
@@ -181,8 +181,11 @@ OTHER: list[tuple[re.Pattern[str], Literal["brand", "color", "model"]]] = [
     ),
     (
         re.compile(
-            r"换[个一]?(?:个|家)?(?:牌子|品牌)|别的(?:牌子|品牌)|其他(?:牌子|品牌)|其它(?:牌子|品牌)|不同(?:牌子|品牌)|"
-            r"\b(?:another|other|different) brands?\b"
+            r"换[个一]?(?:个|家)?[^，。,.？?！!]{0,6}?(?:牌子|品牌)|别的(?:牌子|品牌)|其他(?:牌子|品牌)|"
+            r"其它(?:牌子|品牌)|不同(?:牌子|品牌)|平替|"
+            r"(?:不要|别要|不想要|不买)(?:这个?|那个?|这家)(?:牌子|品牌)|(?:这个?|那个?|这家)(?:牌子|品牌)的?(?:不要|别|不行|不想要|就算了)|"
+            r"\b(?:not|no more of) (?:this|that) brand\b|\b(?:this|that) brand,? no\b|"
+            r"\b(?:another|other|different) brands?\b|\balternatives?\b|\bdupes?\b"
         ),
         "brand",
     ),

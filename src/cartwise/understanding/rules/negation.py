@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import Match, Term
 from cartwise.vocabulary.safety import safety_words
 
@@ -114,7 +115,9 @@ _RETRACTION = re.compile(
 # "anything but Lenovo is fine" excludes Lenovo; its "is fine" takes nothing back.
 _EXCLUSION = re.compile(r"除了|anything but|anything except|\bexcept\b|other than")
 _CLAUSE_BREAK = re.compile(
-    r"[，。,;；！!？?\n]|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
+    # A space between Chinese characters is how a phone keyboard ends a clause
+    # ("宝宝8个月了 想买奶瓶 不要塑料的 最好是玻璃的").
+    rf"[，。,;；！!？?\n]|(?<=[{HAN}])\s+(?=[{HAN}])|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
 )
 _LIST_LEAD = re.compile(
     r"\s*(?:including|such as|like|e\.g\.|for example|for instance|especially|particularly|"

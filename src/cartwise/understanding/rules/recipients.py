@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from cartwise.text import HAN
-from cartwise.vocabulary.people import recipient_words
+from cartwise.vocabulary.people import pets, recipient_words
 from cartwise.vocabulary.slugs import slugify
 
 SELF = "self"
@@ -35,6 +35,27 @@ _BENEFICIARY_BEFORE = re.compile(r"(?:for|to|gift|present)\s+(?:a\s+)?$")
 _SELF_FORMS = re.compile(r"我自己|给自己|自己用|for myself|for me\b|for my own")
 
 _FORM_TO_SLUG = {form: slug for slug, forms in RECIPIENT_FORMS.items() for form in forms}
+# Pets are recipients of pet products. A one-character Chinese form (猫, 狗) names the pet only
+# where a home or a count says so (我家猫, 两只猫, 给狗): alone it is too often part of a word.
+_PET_FORMS = {form: pet.slug for pet in pets() for form in pet.forms}
+_ZH_PETS = sorted((f for f in _PET_FORMS if not f.isascii() and len(f) > 1), key=len, reverse=True)
+_ZH_PET_PATTERN = re.compile(
+    "|".join(re.escape(f) for f in _ZH_PETS)
+    + "|(?:(?<=家)|(?<=只)|(?<=的)|(?<=给)|(?<=我))(?:"
+    + "|".join(re.escape(f) for f in _PET_FORMS if not f.isascii() and len(f) == 1)
+    + ")"
+)
+_EN_PETS = sorted((f for f in _PET_FORMS if f.isascii()), key=len, reverse=True)
+_EN_PET_PATTERN = re.compile(
+    r"(?<![a-z])(?:my|our|the|for (?:my|our|a|the))\s+(?:\w+\s+)?(?P<form>"
+    + "|".join(re.escape(f) for f in _EN_PETS)
+    + r")(?:'s)?(?![a-z-])"
+)
+# A child named by age: "my 6 year old", "my 10-year-old".
+_EN_AGED_CHILD = re.compile(
+    r"(?<![a-z])(?:my|our)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)[- ]?(?:years?|yrs?|yo)(?:[- ]old)?(?![a-z])"
+)
 _ZH_FORMS = sorted((f for f in _FORM_TO_SLUG if not f.isascii()), key=len, reverse=True)
 _EN_FORMS = sorted((f for f in _FORM_TO_SLUG if f.isascii()), key=len, reverse=True)
 _POSSESSIVE = r"(?:my|our|my own|my little|my older|my younger|my big|my dear)\s+"
@@ -93,6 +114,16 @@ def find_recipients(text: str) -> list[Mention]:
         if any(a < hit.end() and hit.start() < b for a, b in taken):
             continue
         mentions.append(Mention(hit.start(), hit.end(), _FORM_TO_SLUG[form]))
+    for hit in _ZH_PET_PATTERN.finditer(lowered):
+        if not any(a < hit.end() and hit.start() < b for a, b in taken):
+            mentions.append(Mention(hit.start(), hit.end(), _PET_FORMS[hit.group(0)]))
+            taken.append(hit.span())
+    for hit in [*_EN_PET_PATTERN.finditer(lowered), *_EN_AGED_CHILD.finditer(lowered)]:
+        if any(a < hit.end() and hit.start() < b for a, b in taken):
+            continue
+        slug = _PET_FORMS[hit.group("form")] if "form" in hit.groupdict() else "kid"
+        mentions.append(Mention(hit.start(), hit.end(), slug))
+        taken.append(hit.span())
     named: list[Mention] = []
     for mention in sorted(mentions, key=lambda m: m.start):
         if mention.slug == "friend":
@@ -117,7 +148,9 @@ def canonical_recipient(text: str) -> str | None:
 
 _ZH_PURCHASE = re.compile(r"(?:给|帮|替|为|送)(?:我的?|我家)?\s*$")
 _ZH_PURCHASE_AFTER = re.compile(r"^(?:的)?\s*(?:买|挑|选|找|准备|送|订|购|看看|看)")
-_EN_PURCHASE = re.compile(r"(?:for|to|gift for|present for|buying for|shopping for|get|buy)\s+$")
+_EN_PURCHASE = re.compile(
+    r"(?:for|to|gift for|present for|buying for|shopping for|get|getting|buy)\s+$"
+)
 _EN_PURCHASE_BEFORE_POSSESSIVE = re.compile(r"(?:for|to)\s+(?:" + _POSSESSIVE + r")$")
 
 
@@ -141,6 +174,12 @@ def purchase_recipient(text: str, mentions: list[Mention] | None = None) -> str 
             return mention.slug
         if re.search(
             r"(?:get|buy|buying|gift|present|surprise)\s+(?:" + _POSSESSIVE + r")$", before
+        ):
+            return mention.slug
+    # "getting my sister a perfume", "get my dad some socks"
+    for mention in mentions:
+        if re.search(
+            r"(?:getting|get|buying|buy)\s+(?:" + _POSSESSIVE + r")$", lowered[: mention.start]
         ):
             return mention.slug
     pronoun = _PRONOUN_PURCHASE.search(lowered)
@@ -188,3 +227,16 @@ def clause_holders(
         else:
             holders.append(SELF)
     return holders
+
+
+def topic_recipient(mentions: list[Mention], *, about_gift: bool) -> str | None:
+    """Whom a message is about when it names no beneficiary but one person or pet is its
+    topic: "老公下个月生日……想送个头盔", "my son's begging for a PS5", "my golden retriever
+    needs dry food". One recipient only, and for a person only when the message is about a
+    gift or a need of theirs (`about_gift`); a pet is the recipient of what is bought for it."""
+    slugs = list(dict.fromkeys(m.slug for m in mentions))
+    if len(slugs) != 1:
+        return None
+    slug = slugs[0]
+    is_pet = slug in {pet.slug for pet in pets()}
+    return slug if is_pet or about_gift else None

@@ -8,11 +8,10 @@ does not carry the thing, it says so plainly and offers the closest carried kind
 
 from __future__ import annotations
 
-from cartwise.understanding.base import CatalogGap, Language, ReplyFacts, ReplyItem, SmallTalk
+from cartwise.understanding.base import MAX_REPLY_ITEMS, CatalogGap, ReplyFacts, ReplyItem
+from cartwise.understanding.reading import Language, SmallTalk
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.platforms import platforms
-
-MAX_ITEMS = 5
 
 SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     "greeting": {
@@ -30,6 +29,14 @@ SMALL_TALK: dict[SmallTalk, dict[Language, str]] = {
     },
     "bye": {"zh": "再见，购物愉快！", "en": "Bye, happy shopping!"},
     "ack": {"zh": "好的。", "en": "OK."},
+    "capabilities": {
+        "zh": "我是 Cartwise 购物助手：一次在六个电商平台里找商品、比同款的价格，按预算、尺码和品牌筛选，"
+        "还会记住你（和你送礼的人）喜欢和不要的东西。直接告诉我想买什么就行，比如「三百以内的跑步鞋，42码」。",
+        "en": "I'm Cartwise, a shopping assistant: I search six shops at once, compare prices of "
+        "the same product, filter by budget, size and brand, and remember what you (and the "
+        "people you buy for) like and refuse. Just tell me what you need, for example "
+        '"running shoes under $50, size 42".',
+    },
 }
 
 GAP_KINDS: dict[str, dict[Language, str]] = {
@@ -94,7 +101,7 @@ def write_reply(facts: ReplyFacts) -> str:
         return "\n".join(p for p in (gap_reply(facts.catalog_gap, language), facts.question) if p)
     lines: list[str] = []
     if facts.items:
-        best, *others = facts.items[:MAX_ITEMS]
+        best, *others = facts.items[:MAX_REPLY_ITEMS]
         reason = _reason(best, zh)
         price = _price(best, facts.currency)
         if zh:

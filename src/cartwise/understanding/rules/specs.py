@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from cartwise.catalog.specs import RequestSpecs, parse_request_specs
 from cartwise.memory.store import Category
-from cartwise.understanding.base import StatedPreference
+from cartwise.understanding.reading import StatedPreference
 
 Span = tuple[int, int]
 

@@ -1,4 +1,4 @@
-"""The rules planner: one message (+ session, memory) → PlannerOutput.
+"""The rules reader: one message, read in the light of the conversation → `Reading`.
 
 Decisions documented here because they shape memory:
 - A stated preference needs preference language: a refusal/aversion (→ dislike) or a liking
@@ -20,18 +20,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
-from cartwise.text import han_runs, has_han
-from cartwise.understanding.base import (
+from cartwise.recall.spec_request import asked_kind
+from cartwise.text import HAN, han_runs, has_han
+from cartwise.understanding.acts import Act, ActClassifier
+from cartwise.understanding.budgets import without_unusable_budget
+from cartwise.understanding.reading import (
+    Conversation,
     Followup,
+    GiftContext,
     Intent,
     Language,
-    PlannerOutput,
+    Reading,
     Scope,
+    SmallTalk,
     StatedPreference,
 )
-from cartwise.understanding.rules import cues
+from cartwise.understanding.rules import cues, requests
 from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.followups import parse_followup
@@ -50,6 +57,7 @@ from cartwise.understanding.rules.recipients import (
     clause_holders,
     find_recipients,
     purchase_recipient,
+    topic_recipient,
 )
 from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
@@ -107,16 +115,19 @@ def detect_language(text: str) -> Language:
     return "zh" if has_han(text) else "en"
 
 
-class RulesPlanner:
-    """Turns one message into a PlannerOutput with the lexicon and the small grammars."""
+class RulesReader:
+    """Reads one message into a `Reading` with the vocabulary and the small grammars."""
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, acts: ActClassifier) -> None:
         self._lexicon = lexicon
+        self._acts = acts
 
-    def plan(
-        self, message: str, session: SessionPrefState, memory: Sequence[PreferenceEntry]
-    ) -> PlannerOutput:
-        text = message.strip()
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        reading = self._read(message.strip(), conversation)
+        return _with_request_facts(reading, message.strip(), conversation.session)
+
+    def _read(self, text: str, conversation: Conversation) -> Reading:
+        session, memory = conversation.session, conversation.memory
         language = detect_language(text)
         matches = self._lexicon.scan(text)
         scoping = scope_terms(text, matches)
@@ -132,13 +143,22 @@ class RulesPlanner:
         )
         # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
-        recipient = purchase_recipient(text, mentions) or session.recipient
+        about_gift = Act.GIFT_CONTEXT in (acts := self._acts.acts(text))
+        recipient = (
+            purchase_recipient(text, mentions)
+            or topic_recipient(mentions, about_gift=about_gift)
+            or session.recipient
+        )
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
         voices = read_voices(text, scoping.clauses, mentions, buying_for=recipient)
         _keep_only_own_words(scoping, holders, voices)
-        noun_domain = _noun_domain(matches, text)
+        # "要能装15寸电脑的": the laptop is what the backpack must hold, not what is asked for.
+        contained = requests.contained_nouns(text, matches)
+        nouns = [m for m in matches if m not in contained]
+        noun_domain = _noun_domain(nouns, text)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
+        removed.extend(requests.url_spans(text))
 
         slots: dict[str, str] = {}
         specs, spans = read_specs(text)
@@ -165,8 +185,9 @@ class RulesPlanner:
             index
             for index, (start, end) in enumerate(scoping.clauses)
             for m in matches
-            if start <= m.start < end and m.first("domain")
+            if start <= m.start < end and m.first("domain") and m not in contained
         }
+        removed.extend(_context_clauses(text, scoping, noun_clauses, matches))
         stated, brands, retracted = self._preferences(
             scoping, noun_clauses, text, domain, session, memory, slots, holders
         )
@@ -196,7 +217,19 @@ class RulesPlanner:
             if any(t.stance == "retract" and t.clause == index for t in scoping.terms):
                 removed.append((start, end))
 
-        intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
+        evidence = _request_evidence(
+            noun_domain=noun_domain,
+            said=bool(stated or retracted or slots or brands or platforms or answered),
+            specs=not specs.is_empty(),
+            followup=followup.followup,
+            shown=bool(session.shortlist),
+        )
+        if acts & CONVERSATIONAL_ACTS and not evidence:
+            # A greeting, thanks, goodbye or question about the assistant, with nothing in
+            # it to search for: answered briefly, never searched.
+            intent: Intent = "chitchat"
+        else:
+            intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
         query = "" if intent in ("preference", "chitchat") else _query_text(text, removed, language)
         plan_followup = followup.followup
         if plan_followup is None and not noun_domain and query and intent == "search":
@@ -205,15 +238,34 @@ class RulesPlanner:
                 said = [query[m.start : m.end] for m in narrowing]
                 plan_followup = Followup(kind="refine", narrow=list(dict.fromkeys(said)))
                 stated.extend(self._wanted(narrowing, stated, domain, recipient or SELF))
+        type_text = query
+        for noun in contained:
+            type_text = type_text.replace(noun.surface.lower(), " ")
+        types = [k.slug for k in types_named_in(type_text) or types_named_in(_product_type(nouns))]
+        if (
+            plan_followup is None
+            and not noun_domain
+            and not types
+            and not asked_kind(query)
+            and query
+            and intent == "search"
+            and session.active_search is not None
+            and not requests.is_vague(query)
+        ):
+            # No product named during a search: words that narrow it ("要保暖一点的",
+            # "braided?"), never a new search for those words alone.
+            plan_followup = Followup(kind="refine", narrow=[query])
         current_intent = ""
         if noun_domain and query and intent in ("search", "compare"):
             current_intent = f"买{query}" if language == "zh" else f"buy {query}"
-        return PlannerOutput(
+        return Reading(
             language=language,
+            acts=sorted(acts),
             intent=intent,
             domain=domain,
             query=query,
-            product_type=_product_type(matches),
+            product_type=_product_type(nouns),
+            types=types,
             followup=plan_followup,
             current_intent=current_intent,
             slots=slots,
@@ -533,6 +585,26 @@ def _intent(
     return "search"
 
 
+def _context_clauses(
+    text: str, scoping: Scoping, noun_clauses: set[int], matches: list[Match]
+) -> list[tuple[int, int]]:
+    """Clauses that only tell the story around a request ("老公下个月生日", "he cycles to work
+    every day"): when another clause names the product, a clause with no product noun, no
+    known attribute and no words of asking is context, not words to search for."""
+    if not noun_clauses:
+        return []
+    context: list[tuple[int, int]] = []
+    for index, (start, end) in enumerate(scoping.clauses):
+        if index in noun_clauses:
+            continue
+        if any(start <= m.start < end for m in matches):
+            continue
+        if cues.REQUEST.search(text[start:end].lower()):
+            continue
+        context.append((start, end))
+    return context
+
+
 def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -> str:
     """The message minus refused terms, budget/size phrases, platforms and filler."""
     keep = [True] * len(text)
@@ -540,6 +612,11 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
         for i in range(max(0, start), min(len(text), end)):
             keep[i] = False
     kept = "".join(ch if keep[i] else " " for i, ch in enumerate(text)).lower()
+    kept = re.sub(r"(?<=[a-z])['’]s(?![a-z])", " ", kept)
+    # Pronouns stand for someone, never for words of a listing.
+    kept = re.sub(
+        r"(?<![a-z])(?:he|she|him|her|his|hers|they|them|their)(?![a-z])|[他她]们?", " ", kept
+    )
     kept = cues.SESSION.sub(" ", kept)
     kept = cues.LONG_TERM.sub(" ", kept)
     kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
@@ -559,7 +636,77 @@ def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -
     kept = re.sub(r"(?<![a-z])(?:my|i|me|am|price|priced)(?![a-z])", " ", kept)
     # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
     kept = re.sub(
-        r"(?:^|\s)(?:[的在找买个双件台条款副套只把]|[一两几][双件个台条款副套只把])+", " ", kept
+        rf"(?:^|\s)(?:挑[个件双条款]|(?:[的在找买个双件台条款副套只把辆]|[一两几][双件个台条款副套只把辆])(?=[{HAN}]{{2}}))+",
+        " ",
+        kept,
     )
     kept = re.sub(r"的+(?=\s|$)", " ", kept)
     return re.sub(r"\s+", " ", kept).strip()
+
+
+CONVERSATIONAL_ACTS = frozenset({Act.SMALL_TALK, Act.THANKS, Act.CLOSING, Act.ASSISTANT_QUESTION})
+
+
+def _request_evidence(
+    *, noun_domain: str, said: bool, specs: bool, followup: Followup | None, shown: bool
+) -> bool:
+    """Whether the message holds anything to search with: a product noun, a preference, a
+    slot, a brand, a spec, or a step from items actually shown ("cheaper", "the 2nd")."""
+    builds_on_shown = (
+        followup is not None and shown and (followup.kind != "details" or bool(followup.asked))
+    )
+    return bool(noun_domain) or said or specs or builds_on_shown
+
+
+def _small_talk_of(acts: Sequence[Act]) -> SmallTalk:
+    if Act.ASSISTANT_QUESTION in acts:
+        return "capabilities"
+    if Act.THANKS in acts:
+        return "thanks"
+    if Act.CLOSING in acts:
+        return "done"
+    if Act.SMALL_TALK in acts:
+        return "greeting"
+    return "ack"
+
+
+def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) -> Reading:
+    """What the request says besides its product words: a bare size or a gift interest
+    answering our question, an unusable or vague budget, whether it names any kind of
+    product, a gift, shop URLs and a compatibility wish."""
+    update: dict[str, object] = {}
+    if session.open_questions and not any(ch.isalpha() for ch in text):
+        # A message with no letters at all ("42") keeps the language of the question it
+        # answers; language detection on digits alone is a guess.
+        update["language"] = detect_language(session.open_questions[-1])
+    slots, unusable = without_unusable_budget(reading.slots)
+    size = "" if "size" in slots else requests.bare_size(text, session.open_questions)
+    if size:
+        slots["size"] = size
+    update["slots"] = slots
+    update["unusable_budget"] = unusable
+    update["vague_budget"] = bool(cues.VAGUE_BUDGET.search(text))
+    interest = "" if reading.product_type else requests.gift_interest(text, session.open_questions)
+    gift = requests.is_gift(text) or bool(interest)
+    query = reading.query
+    if interest:
+        # "he likes hiking" answers our gift question: search what they are into.
+        query = interest
+        update["intent"] = "search"
+    if gift:
+        update["gift"] = GiftContext(
+            recipient=reading.recipient, interests=[interest] if interest else []
+        )
+    update["vague"] = (
+        bool(query)
+        and not interest
+        and reading.followup is None
+        and not reading.product_type
+        and requests.is_vague(query)
+    )
+    update["query"] = query
+    update["urls"] = requests.product_urls(text)
+    update["compatible"] = requests.asks_compatible(text)
+    if reading.intent == "chitchat":
+        update["small_talk"] = small_talk_kind(text) or _small_talk_of(reading.acts)
+    return reading.model_copy(update=update)

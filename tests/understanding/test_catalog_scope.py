@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cartwise.agent.catalog_scope import CatalogTypes, closest_type, judge_request
 from cartwise.catalog.product import Domain
+from cartwise.understanding.catalog_scope import CatalogTypes, closest_type, judge_request
 from tests.factories import make_product
 
 TYPES = CatalogTypes(present=frozenset({"earbuds", "raincoat"}))
@@ -57,7 +57,7 @@ def test_the_closest_carried_type_is_named_only_when_close_enough() -> None:
 
 
 def test_a_generic_noun_names_the_types_it_ends_and_latin_names_end_nothing() -> None:
-    from cartwise.agent.catalog_scope import types_by_head
+    from cartwise.understanding.catalog_scope import types_by_head
 
     assert {"earbuds", "over_ear_headphones"} <= {t.slug for t in types_by_head("耳机")}
     # "Kindle" is listed among the Chinese names of e-readers; "le" must not match "motorcycle".

@@ -28,7 +28,8 @@ from typing import cast
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
 from cartwise.text import has_han
-from cartwise.understanding.base import GapKind, Language
+from cartwise.understanding.base import GapKind
+from cartwise.understanding.reading import Language
 from cartwise.vocabulary import matcher
 from cartwise.vocabulary.gaps import gap_words
 from cartwise.vocabulary.nouns import singular

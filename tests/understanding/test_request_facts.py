@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from cartwise.agent.asking import (
-    GIFT_QUESTIONS,
-    PRODUCT_TYPE_QUESTIONS,
-    gift_interest,
-    is_vague_request,
-)
+from cartwise.memory.session_state import SessionPrefState
+from cartwise.understanding.questions import GIFT_QUESTIONS, PRODUCT_TYPE_QUESTIONS, question_for
+from cartwise.understanding.reading import Conversation
+from cartwise.understanding.rules.engine import RulesEngine
+from cartwise.understanding.rules.requests import gift_interest
+from cartwise.understanding.rules.requests import is_vague as is_vague_request
 
 ASKED = [GIFT_QUESTIONS["en"]]
 
@@ -52,3 +52,25 @@ def test_a_number_alone_is_not_a_vague_request(query: str) -> None:
 )
 def test_an_occasion_and_a_recipient_name_no_product(query: str) -> None:
     assert is_vague_request(query)
+
+
+def test_a_bare_number_answers_our_size_question_in_the_reading() -> None:
+    asked = SessionPrefState(thread="t", open_questions=[question_for("size", "en")])
+    reading = RulesEngine().read("43", Conversation(session=asked))
+    assert reading.slots.get("size") == "43"
+    assert RulesEngine().read("43", Conversation()).slots.get("size") is None
+
+
+def test_a_budget_no_price_can_be_is_left_out_and_flagged() -> None:
+    reading = RulesEngine().read("headphones under 10000000000000000000 dollars", Conversation())
+    assert reading.unusable_budget
+    assert "budget_max" not in reading.slots
+
+
+def test_a_shop_url_is_read_out_of_the_search_words() -> None:
+    reading = RulesEngine().read(
+        "a cable that fits https://shop.example/product/acme-gpu-4070 please", Conversation()
+    )
+    assert reading.urls == ["https://shop.example/product/acme-gpu-4070"]
+    assert reading.compatible
+    assert "http" not in reading.query

@@ -1,0 +1,152 @@
+"""The kinds of everyday messages the reader used to get wrong, each in other words than
+the ones it was first seen with: gifts told as a story, whose a preference is, a soft
+dislike inside a request, an attribute that only narrows the running search, a pet's
+allergy, "this time" budgets, a hard refusal beside a preference, small talk, and a refusal
+of the shown item's brand."""
+
+from __future__ import annotations
+
+import pytest
+
+from cartwise.memory.session_state import ActiveSearch, SessionPrefState
+from cartwise.memory.store import Polarity, Strength
+from cartwise.understanding.reading import Conversation, Reading
+from cartwise.understanding.rules.engine import RulesEngine
+
+
+@pytest.fixture(scope="module")
+def rules() -> RulesEngine:
+    return RulesEngine()
+
+
+def read(rules: RulesEngine, message: str, session: SessionPrefState | None = None) -> Reading:
+    return rules.read(message, Conversation(session=session or SessionPrefState(thread="t")))
+
+
+def searching(product_type: str, phrase: str) -> SessionPrefState:
+    return SessionPrefState(
+        thread="t",
+        active_search=ActiveSearch(
+            product_type=product_type, phrase=phrase, product_types=[product_type]
+        ),
+    )
+
+
+def test_a_gift_told_as_a_story_is_for_that_person_within_the_budget(rules: RulesEngine) -> None:
+    reading = read(
+        rules,
+        "my dad's retiring next month, he loves gardening, maybe a pair of gloves under 200 yuan?",
+    )
+    assert reading.recipient == "dad"
+    assert reading.types == ["gloves"]
+    assert reading.slots == {"budget_max": "200", "budget_currency": "CNY"}
+    assert "sorry" not in reading.query
+
+
+@pytest.mark.parametrize(
+    ("message", "recipient"),
+    [
+        ("老公下个月生日，他每天骑车上班，想送他个头盔", "husband"),
+        ("getting my sister a perfume, nothing too sweet", "sister"),
+        ("my son keeps asking for a drone for his birthday", "son"),
+    ],
+)
+def test_the_person_a_message_is_about_is_whom_it_buys_for(
+    rules: RulesEngine, message: str, recipient: str
+) -> None:
+    assert read(rules, message).recipient == recipient
+
+
+def test_the_story_around_a_request_is_not_searched(rules: RulesEngine) -> None:
+    reading = read(rules, "老公下个月生日，他每天骑车上班，想送他个头盔")
+    assert "头盔" in reading.query
+    assert "生日" not in reading.query and "上班" not in reading.query
+
+
+def test_a_later_dislike_said_about_her_is_the_recipients(rules: RulesEngine) -> None:
+    buying_for_mum = SessionPrefState(thread="t", recipient="mum")
+    (stated,) = read(rules, "oh and she can't stand orange", buying_for_mum).stated
+    assert (stated.slug, stated.polarity, stated.recipient) == ("orange", Polarity.DISLIKE, "mum")
+
+
+def test_a_soft_dislike_inside_a_request_keeps_the_request(rules: RulesEngine) -> None:
+    reading = read(rules, "我不太喜欢白色，想买个上班用的电脑包")
+    assert reading.intent == "search"
+    assert "电脑包" in reading.query
+    (stated,) = reading.stated
+    assert (stated.slug, stated.strength) == ("white", Strength.SOFT)
+
+
+def test_what_the_searched_thing_must_hold_narrows_it_instead_of_replacing_it(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "要能放下16寸笔记本的", searching("backpack", "commuter backpack"))
+    assert reading.types == []
+    assert reading.followup is not None and reading.followup.kind == "refine"
+
+
+def test_an_attribute_alone_during_a_search_narrows_it(rules: RulesEngine) -> None:
+    reading = read(rules, "auto open ones?", searching("umbrella", "umbrella"))
+    assert reading.followup is not None and reading.followup.kind == "refine"
+
+
+def test_a_pets_allergy_is_the_pets_hard_dislike_not_a_colour(rules: RulesEngine) -> None:
+    reading = read(rules, "我家狗子吃鸡肉会过敏，想给它换款狗粮")
+    assert reading.recipient == "dog"
+    assert [(p.slug, p.strength, p.recipient) for p in reading.stated] == [
+        ("chicken", Strength.HARD, "dog")
+    ]
+
+
+@pytest.mark.parametrize("message", ["我对猕猴桃过敏", "I'm allergic to buckwheat"])
+def test_an_allergy_to_a_food_no_list_knew_is_hard_and_global(
+    rules: RulesEngine, message: str
+) -> None:
+    (stated,) = read(rules, message).stated
+    assert stated.polarity is Polarity.DISLIKE and stated.strength is Strength.HARD
+    assert stated.domain == "" and stated.keywords
+
+
+@pytest.mark.parametrize(
+    ("message", "amount"),
+    [("这回预算就两百，帮我挑个台灯", "200"), ("a desk lamp, nothing over $40", "40")],
+)
+def test_a_budget_said_in_passing_is_a_ceiling(
+    rules: RulesEngine, message: str, amount: str
+) -> None:
+    reading = read(rules, message)
+    assert reading.slots["budget_max"] == amount
+    assert "budget_min" not in reading.slots
+    assert "灯" in reading.query or "lamp" in reading.query
+
+
+def test_a_refusal_is_hard_where_a_preference_beside_it_is_soft(rules: RulesEngine) -> None:
+    reading = read(rules, "宝宝的水杯 不要塑料的 最好不锈钢")
+    plastic = next(p for p in reading.stated if p.slug == "plastic")
+    assert (plastic.polarity, plastic.strength) == (Polarity.DISLIKE, Strength.HARD)
+    assert all(p.polarity is Polarity.LIKE for p in reading.stated if p.slug != "plastic")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("yo, how's it going?", "greeting"),
+        ("what are you able to do?", "capabilities"),
+        ("cheers, bye", "bye"),
+    ],
+)
+def test_small_talk_and_questions_about_the_assistant_never_search(
+    rules: RulesEngine, message: str, kind: str
+) -> None:
+    reading = read(rules, message)
+    assert reading.intent == "chitchat"
+    assert reading.small_talk == kind
+    assert reading.query == ""
+
+
+def test_refusing_this_brand_excludes_the_shown_brand_and_stores_nothing(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "🙅这个牌子不要", searching("backpack", "backpack"))
+    assert reading.stated == []
+    assert reading.followup is not None and "brand" in reading.followup.other
