@@ -129,6 +129,10 @@ async def test_zh_conversation_answers_from_history_and_watches(deps: AgentDeps)
     assert jd.deal == "lowest_90d" and jd.was_price_seen is False
     assert jd.history is not None and (jd.history.lowest_90d, jd.history.median_90d) == (2299, 2599)
     assert jd.history.points == 4 and len(jd.history.chart) == 4
+    # The model over both offers found (jd ¥2,299; amazon $329 ≈ ¥2,342): jd's is lowest.
+    assert {o.platform for o in jd.offers} == {"jd", "amazon"}
+    low = jd.model_lowest_90d
+    assert low is not None and (low.platform, low.lowest_90d_base) == ("jd", 2299.0)
     assert f"第{ordinal}款现在是近90天最低价" in first.reply
 
     deal = await turn(deps, "zh", f"第{ordinal}个现在买划算吗")

@@ -27,7 +27,7 @@ TURN_FIELDS = {
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
     "image_url", "rating", "score", "score_query", "score_user", "why", "offers", "in_stock",
-    "history", "deal", "was_price", "was_price_seen",
+    "history", "deal", "was_price", "was_price_seen", "model_lowest_90d",
 }  # fmt: skip
 
 

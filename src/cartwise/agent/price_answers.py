@@ -19,13 +19,21 @@ from cartwise.catalog.model_identity import model_identity
 from cartwise.catalog.product import Product
 from cartwise.errors import CartwiseError
 from cartwise.log import logger
-from cartwise.memory.price_facts import Deal, PriceFacts, price_facts, was_price
+from cartwise.memory.price_facts import (
+    Deal,
+    ModelPriceFacts,
+    PriceFacts,
+    model_facts,
+    price_facts,
+    was_price,
+)
 from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
 from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
+    from cartwise.agent.price_compare import Offer
     from cartwise.agent.state import Pick, TurnState
 
 PriceAnswerKind = Literal["deal", "lowest", "watch_price", "watch_stock"]
@@ -87,6 +95,37 @@ def offer_facts(
         if facts is not None:
             found[product.key] = facts
     return found
+
+
+def model_lows(
+    history: PriceHistory | None,
+    picks: Sequence[Pick],
+    fx_to_base: dict[str, float],
+    *,
+    now: float | None = None,
+) -> dict[str, ModelPriceFacts]:
+    """Per pick (`platform:item_id`), the lowest 90-day price of its model over every offer
+    of it found this turn (one batched read); none when the history is off or unreadable."""
+    if history is None or not picks:
+        return {}
+    now = time.time() if now is None else now
+    offers = {p.candidate.product.key: [_offer_key(o) for o in p.offers] or [p.candidate.product.key]
+              for p in picks}  # fmt: skip
+    try:
+        points = history.points_many({key for keys in offers.values() for key in keys})
+    except CartwiseError as exc:
+        logger.warning("price history unavailable: %s", exc)
+        return {}
+    found: dict[str, ModelPriceFacts] = {}
+    for key, keys in offers.items():
+        best = model_facts({k: points[k] for k in keys if k in points}, fx_to_base, now=now)
+        if best is not None:
+            found[key] = best
+    return found
+
+
+def _offer_key(offer: Offer) -> str:
+    return f"{offer.platform}:{offer.item_id}"
 
 
 class PriceAnswer(BaseModel):

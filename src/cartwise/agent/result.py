@@ -13,7 +13,7 @@ from cartwise.agent.followups import Resolution, ResolvedKind
 from cartwise.agent.price_answers import PriceAnswer, PriceHistoryOut
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.agent.state import DemotedOption, Pick
-from cartwise.memory.price_facts import Deal, PriceFacts
+from cartwise.memory.price_facts import Deal, ModelPriceFacts, PriceFacts
 from cartwise.memory.prices import Alert
 from cartwise.memory.session_state import (
     ActiveSearch,
@@ -63,9 +63,17 @@ class ProductOut(BaseModel):
     was_price_seen: bool | None = None
     """Whether `was_price` was actually charged in the last 180 days (None: no was price,
     or no history)."""
+    model_lowest_90d: ModelPriceFacts | None = None
+    """The lowest 90-day price of this model over every offer of it found this turn, in the
+    base currency, with the day and the offer that had it."""
 
     @classmethod
-    def of(cls, pick: Pick, facts: PriceFacts | None = None) -> ProductOut:
+    def of(
+        cls,
+        pick: Pick,
+        facts: PriceFacts | None = None,
+        model_low: ModelPriceFacts | None = None,
+    ) -> ProductOut:
         product = pick.candidate.product
         return cls(
             platform=product.platform,
@@ -88,6 +96,7 @@ class ProductOut(BaseModel):
             deal=facts.deal if facts is not None else None,
             was_price=facts.was_price if facts is not None else None,
             was_price_seen=facts.was_price_seen if facts is not None else None,
+            model_lowest_90d=model_low,
         )
 
 

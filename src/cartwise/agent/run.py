@@ -110,7 +110,11 @@ async def run_agent(
         reply=state["reply"],
         language=state["plan"].language,
         products=[
-            ProductOut.of(p, state.get("price_facts", {}).get(p.candidate.product.key))
+            ProductOut.of(
+                p,
+                state.get("price_facts", {}).get(p.candidate.product.key),
+                state.get("model_lows", {}).get(p.candidate.product.key),
+            )
             for p in state.get("picks", [])
         ],
         price_answer=state.get("price_answer"),

@@ -18,7 +18,7 @@ from cartwise.agent.followups import Resolution
 from cartwise.agent.price_answers import PriceAnswer
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
-from cartwise.memory.price_facts import PriceFacts
+from cartwise.memory.price_facts import ModelPriceFacts, PriceFacts
 from cartwise.memory.session_state import (
     ChatMessage,
     RejectedOption,
@@ -158,6 +158,8 @@ class TurnState(TypedDict, total=False):
     answer: DirectAnswer
     """A direct answer the reply leads with (cheapest offer, compare, details), if any."""
     price_facts: dict[str, PriceFacts]
+    model_lows: dict[str, ModelPriceFacts]
+    """`platform:item_id` → the 90-day low of the pick's model over its offers found."""
     """`platform:item_id` → price-history facts of the picks that have a history."""
     price_answer: PriceAnswer
     """The answer to a price follow-up ("is this a good price", a watch), if any."""
