@@ -27,6 +27,7 @@ from cartwise.recall.spec_request import asked_kind
 from cartwise.text import HAN, han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
+from cartwise.understanding.catalog_scope import names_gap
 from cartwise.understanding.reading import (
     Conversation,
     Followup,
@@ -219,7 +220,8 @@ class RulesReader:
 
         evidence = _request_evidence(
             noun_domain=noun_domain,
-            said=bool(stated or retracted or slots or brands or platforms or answered),
+            said=bool(stated or retracted or slots or brands or platforms or answered)
+            or names_gap(text),
             specs=not specs.is_empty(),
             followup=followup.followup,
             shown=bool(session.shortlist),
@@ -247,6 +249,7 @@ class RulesReader:
             and not noun_domain
             and not types
             and not asked_kind(query)
+            and not names_gap(query)
             and query
             and intent == "search"
             and session.active_search is not None
