@@ -51,15 +51,18 @@ def settings_for(home: Path, *, history: bool, **extra: object) -> Settings:
     )
 
 
-def timed_ingest(settings: Settings, embedder: Embedder) -> tuple[float, int]:
-    """Seconds of one demo ingest (the whole pipeline, history included) and points written."""
+def timed_ingest(settings: Settings, embedder: Embedder) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one demo ingest (the whole pipeline, history included) and
+    the points written. CPU time counts every thread of this process and no time spent
+    waiting for a core, so on a shared machine it is the steadier of the two."""
     recall = RecallService.open(settings, embedder)
     try:
         with_prices = create_price_recorder(settings, demo=True)
         try:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             report = ingest_demo(settings, recall, embedder, progress=False, prices=with_prices)
-            return time.perf_counter() - started, report.price_points
+            wall, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+            return wall, cpu, report.price_points
         finally:
             if with_prices is not None:
                 with_prices.close()
@@ -72,23 +75,27 @@ def bench_ingest(root: Path, embedder: Embedder) -> list[dict[str, float]]:
     for repeat in range(REPEATS):
         homes = {h: root / f"r{repeat}-{'with' if h else 'without'}" for h in (False, True)}
         order = (False, True) if repeat % 2 == 0 else (True, False)
-        first: dict[bool, float] = {}
-        again: dict[bool, float] = {}
+        first: dict[bool, tuple[float, float]] = {}
+        again: dict[bool, tuple[float, float]] = {}
         points: dict[bool, int] = {}
         for history in order:
-            first[history], points[history] = timed_ingest(
-                settings_for(homes[history], history=history), embedder
-            )
+            settings = settings_for(homes[history], history=history)
+            wall, cpu, points[history] = timed_ingest(settings, embedder)
+            first[history] = (wall, cpu)
         for history in order:
-            again[history], _ = timed_ingest(
-                settings_for(homes[history], history=history), embedder
-            )
+            settings = settings_for(homes[history], history=history)
+            wall, cpu, _ = timed_ingest(settings, embedder)
+            again[history] = (wall, cpu)
         runs.append(
             {
-                "first_without": first[False],
-                "first_with": first[True],
-                "again_without": again[False],
-                "again_with": again[True],
+                "first_without": first[False][0],
+                "first_with": first[True][0],
+                "again_without": again[False][0],
+                "again_with": again[True][0],
+                "cpu_first_without": first[False][1],
+                "cpu_first_with": first[True][1],
+                "cpu_again_without": again[False][1],
+                "cpu_again_with": again[True][1],
                 "points": points[True],
                 "db_mb": (homes[True] / "prices.sqlite3").stat().st_size / 1e6,
             }
@@ -124,11 +131,12 @@ def bench_reads(settings: Settings) -> dict[str, float]:
         now = time.time()
         keys = fill(history, now)
         rng = random.Random(11)
-        one = []
+        one, cpu = [], []
         for _ in range(READS):
             key = rng.choice(keys)
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             facts = price_facts(history.points(key), now=now)
+            cpu.append((time.process_time() - started_cpu) * 1000)
             one.append((time.perf_counter() - started) * 1000)
             assert facts is not None and facts.points == POINTS
         products = [
@@ -144,6 +152,8 @@ def bench_reads(settings: Settings) -> dict[str, float]:
         return {
             "p50": percentile(one, 0.5),
             "p95": percentile(one, 0.95),
+            "cpu_p50": percentile(cpu, 0.5),
+            "cpu_p95": percentile(cpu, 0.95),
             "max": max(one),
             "turn_p50": percentile(turn, 0.5),
             "turn_p95": percentile(turn, 0.95),
@@ -155,6 +165,8 @@ def bench_reads(settings: Settings) -> dict[str, float]:
 def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], seconds: float) -> str:
     first = statistics.median(r["first_with"] / r["first_without"] for r in runs)
     again = statistics.median(r["again_with"] / r["again_without"] for r in runs)
+    cpu_first = statistics.median(r["cpu_first_with"] / r["cpu_first_without"] for r in runs)
+    cpu_again = statistics.median(r["cpu_again_with"] / r["cpu_again_without"] for r in runs)
     lines = [
         "# Price history benchmark",
         "",
@@ -164,33 +176,51 @@ def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], sec
         "",
         "## Ingest of the demo catalog, with history vs without (same run)",
         "",
-        "| repeat | first ingest without | with (past written) | ratio | re-ingest without | with | ratio | points | prices.sqlite3 |",
+        "Wall seconds, then CPU seconds of the process in brackets.",
+        "",
+        "| repeat | first ingest without | with (past written) | ratio wall (CPU) | re-ingest without | with | ratio wall (CPU) | points | prices.sqlite3 |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for i, r in enumerate(runs):
         lines.append(
-            f"| {i} | {r['first_without']:.1f} s | {r['first_with']:.1f} s | "
-            f"{r['first_with'] / r['first_without']:.2f}× | {r['again_without']:.1f} s | "
-            f"{r['again_with']:.1f} s | {r['again_with'] / r['again_without']:.2f}× | "
+            f"| {i} | {r['first_without']:.1f} ({r['cpu_first_without']:.1f}) s | "
+            f"{r['first_with']:.1f} ({r['cpu_first_with']:.1f}) s | "
+            f"{r['first_with'] / r['first_without']:.2f}× "
+            f"({r['cpu_first_with'] / r['cpu_first_without']:.2f}×) | "
+            f"{r['again_without']:.1f} ({r['cpu_again_without']:.1f}) s | "
+            f"{r['again_with']:.1f} ({r['cpu_again_with']:.1f}) s | "
+            f"{r['again_with'] / r['again_without']:.2f}× "
+            f"({r['cpu_again_with'] / r['cpu_again_without']:.2f}×) | "
             f"{int(r['points']):,} | {r['db_mb']:.1f} MB |"
         )
     lines += [
         "",
-        f"Median ratio: first ingest (writes the demo's past) **{first:.2f}×**, re-ingest of an",
-        f"unchanged catalog (checks every offer, writes nothing) **{again:.2f}×** — the target is ≤ 1.2×.",
+        f"Median ratio with/without: first ingest (writes the demo's past) **{first:.2f}× wall,",
+        f"{cpu_first:.2f}× CPU**; re-ingest of an unchanged catalog (checks every offer, writes",
+        f"nothing) **{again:.2f}× wall, {cpu_again:.2f}× CPU** — the target is ≤ 1.2×. Wall times",
+        "swing with the machine's other work (the pairs run back to back, order alternating);",
+        "CPU time does not wait for a core.",
         "Nothing of the past is shipped: it is computed from each offer at its first ingest.",
         "",
         f"## One offer's facts at {POINTS} points ({READS:,} reads of random offers among {OFFERS:,})",
         "",
-        "| backend | p50 | p95 | max | a turn's 8 picks p50 | p95 |",
-        "|---|---|---|---|---|---|",
+        "| backend | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | a turn's 8 picks p50 | p95 |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, r in reads.items():
         lines.append(
             f"| {name} | {r['p50']:.3f} ms | {r['p95']:.3f} ms | {r['max']:.2f} ms | "
+            f"{r['cpu_p50']:.3f} ms | {r['cpu_p95']:.3f} ms | "
             f"{r['turn_p50']:.2f} ms | {r['turn_p95']:.2f} ms |"
         )
-    lines += ["", "Target: one offer's facts ≤ 1 ms p95 at 180 points (read + compute).", ""]
+    lines += [
+        "",
+        "Target: one offer's facts ≤ 1 ms p95 at 180 points (read + compute). Wall time includes",
+        f"waiting for a core: the load average during this run was {os.getloadavg()[0]:.1f} on",
+        "2 cores, so the CPU-time columns (this process's own cost; for Redis the server's time",
+        "is not in them) are the ones that say what a read costs.",
+        "",
+    ]
     return "\n".join(lines)
 
 

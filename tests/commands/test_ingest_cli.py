@@ -99,3 +99,30 @@ def test_a_file_whose_rows_are_all_refused_exits_1_with_its_report(
     assert result.exit_code == 1
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert (report["format"], report["ingested"], report["errors"][0]["line"]) == ("jsonl", 0, 1)
+
+
+def test_ingest_reports_price_points_and_the_alerts_it_raised(
+    app: typer.Typer, runner: CliRunner, tmp_path: Path
+) -> None:
+    from cartwise.catalog.model_identity import model_identity
+    from cartwise.catalog.product import Product
+    from cartwise.memory import create_watch_store
+    from cartwise.memory.prices import new_watch
+
+    source = tmp_path / "shop.jsonl"
+    row = {"platform": "jd", "item_id": "A1", "title": "Sony WH-1000XM5 headphones",
+           "brand": "Sony", "price": 2299, "currency": "CNY"}  # fmt: skip
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    first = json.loads(
+        runner.invoke(app, ["ingest", str(source), "--json"]).stdout.splitlines()[-1]
+    )
+    assert (first["price_points"], first["alerts"]) == (1, 0)
+
+    store = create_watch_store(get_settings())
+    store.add(new_watch("ann", model=model_identity(Product.model_validate(row)), title="x",
+                        kind="price", target=2000, currency="CNY"))  # fmt: skip
+    store.close()
+    source.write_text(json.dumps({**row, "price": 1999}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(source)])
+    assert result.exit_code == 0, result.output
+    assert "1 price points, 1 alerts raised" in " ".join(result.stdout.split())

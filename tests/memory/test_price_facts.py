@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from cartwise.memory.demo_prices import demo_history, was_price
-from cartwise.memory.price_facts import classify, model_facts, price_facts
+from cartwise.memory.demo_prices import demo_history
+from cartwise.memory.price_facts import classify, model_facts, price_facts, was_price
 from cartwise.memory.prices import DAY, PricePoint
 from tests.factories import make_product
 
@@ -75,6 +75,9 @@ def test_demo_history_is_deterministic_and_ends_at_the_listed_price() -> None:
     assert first[-1].price == 32.99 and first[-1].observed_at <= NOW  # today: the listed price
     assert first[0].observed_at >= NOW - 181 * DAY
     assert was_price(product) == 40.99
+    listed = {"1.299,00": 1299.0, "1,299.00": 1299.0, "20": None, "abc": None}  # 20 < price
+    for text, value in listed.items():
+        assert was_price(product.model_copy(update={"attributes": {"list_price": [text]}})) == value
 
 
 def test_the_demo_mix_has_every_deal_and_inflated_was_prices() -> None:

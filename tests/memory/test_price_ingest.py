@@ -16,8 +16,7 @@ from cartwise.catalog.pipeline import ingest_file
 from cartwise.commands.ingest import resolve_mapping
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_price_history, create_watch_store
-from cartwise.memory.demo_prices import was_price
-from cartwise.memory.price_facts import price_facts
+from cartwise.memory.price_facts import price_facts, was_price
 from cartwise.memory.price_recorder import PriceRecorder
 from cartwise.memory.prices import DAY, new_watch
 from cartwise.recall.service import RecallService

@@ -62,6 +62,5 @@ def test_chart_badge_watch_and_alert(
     expect(after.locator(".alert-notice")).to_contain_text("¥109")
     expect(page.locator("#memory-panel .alert-item")).to_have_count(1)
     expect(page.locator("#memory-panel .watch-item")).to_have_count(0)  # fired: no longer live
-    page.locator("#memory-panel .watch-list").scroll_into_view_if_needed()
-    show_results(first)
+    after.locator(".alert-notice").scroll_into_view_if_needed()
     screenshot(page, "desktop-zh-price-alert")

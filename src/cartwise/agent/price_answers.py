@@ -19,8 +19,7 @@ from cartwise.catalog.model_identity import model_identity
 from cartwise.catalog.product import Product
 from cartwise.errors import CartwiseError
 from cartwise.log import logger
-from cartwise.memory.demo_prices import was_price
-from cartwise.memory.price_facts import Deal, PriceFacts, price_facts
+from cartwise.memory.price_facts import Deal, PriceFacts, price_facts, was_price
 from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
 from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 
 from cartwise.catalog.product import Product
+from cartwise.memory.price_facts import was_price
 from cartwise.memory.prices import DAY, PricePoint
 
 HISTORY_DAYS = 180
@@ -31,16 +32,6 @@ INFLATED_SHARE = 0.35
 def _rng(product: Product) -> random.Random:
     seed = hashlib.blake2b(product.key.encode(), digest_size=8).digest()
     return random.Random(int.from_bytes(seed, "big"))
-
-
-def was_price(product: Product) -> float | None:
-    """The listing's stated "was" (crossed-out) price, when it states one above its price."""
-    listed = product.attributes.get("list_price", [])
-    try:
-        value = float(listed[0].replace(",", ".")) if listed else 0.0
-    except ValueError:
-        return None
-    return value if value > product.price else None
 
 
 def _promotion_days(start: date) -> list[tuple[int, int]]:

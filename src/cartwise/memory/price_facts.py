@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from cartwise.catalog.normalize import RowProblem, parse_price
+from cartwise.catalog.product import Product
 from cartwise.memory.prices import DAY, PricePoint
 
 Deal = Literal["lowest_90d", "below_usual", "usual", "above_usual"]
@@ -56,8 +59,33 @@ class PriceFacts(BaseModel):
     """(ISO date, price) steps for a small chart, oldest first, at most CHART_POINTS."""
 
 
+def was_price(product: Product) -> float | None:
+    """The listing's stated "was" (crossed-out) price, when it states one above its price."""
+    listed = product.attributes.get("list_price", [])
+    if not listed:
+        return None
+    try:
+        value, _ = parse_price(listed[0])  # the reader's own rule: "1.234,56", "1,299.00" ...
+    except RowProblem:
+        return None
+    return value if value > product.price else None
+
+
+@lru_cache(maxsize=4096)
+def _day(day: int) -> str:
+    return datetime.fromtimestamp(day * DAY, UTC).date().isoformat()
+
+
 def _date(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).date().isoformat()
+    """ISO date (UTC); one conversion per calendar day, however many offers ask."""
+    return _day(int(seconds // DAY))
+
+
+def _clip(
+    segments: Sequence[tuple[float, float, float]], start: float
+) -> list[tuple[float, float, float]]:
+    """The part of `segments` (oldest first) at or after `start`."""
+    return [(max(b, start), e, p) for b, e, p in segments if e > start]
 
 
 def _segments(
@@ -65,20 +93,22 @@ def _segments(
 ) -> list[tuple[float, float, float]]:
     """(begin, end, price) of each in-stock stretch overlapping [start, now]."""
     segments: list[tuple[float, float, float]] = []
-    for i, point in enumerate(points):
-        end = points[i + 1].observed_at if i + 1 < len(points) else now
-        begin = max(point.observed_at, start)
+    ends = [p.observed_at for p in points[1:]]
+    ends.append(now)
+    for point, end in zip(points, ends, strict=True):
         if end <= start or not point.in_stock:
             continue
-        segments.append((begin, max(end, begin), point.price))
+        begin = point.observed_at if point.observed_at > start else start
+        segments.append((begin, end if end > begin else begin, point.price))
     return segments
 
 
 def _lowest(segments: Sequence[tuple[float, float, float]]) -> PriceLow | None:
     if not segments:
         return None
-    begin, _, price = min(segments, key=lambda s: (round(s[2], 2), s[0]))
-    return PriceLow(price=round(price, 2), at=_date(begin))
+    # Oldest first, so the first of equal lows is the earliest (when it began).
+    price, begin = min((p, b) for b, _, p in segments)  # prices are stored in cents
+    return PriceLow.model_construct(price=round(price, 2), at=_date(begin))
 
 
 def _weighted_median(segments: Sequence[tuple[float, float, float]]) -> float | None:
@@ -123,40 +153,49 @@ def price_facts(
         return None
     last = points[-1]
     current = last.price if current is None else current
-    # One currency per history: a listing that switched currency keeps only its recent run.
-    same = [p for p in points if p.currency == (currency or last.currency)]
-    start_180 = now - 180 * DAY
-    window_180 = [p for p in same if p.observed_at >= start_180]
-    in_force = len(window_180) < len(same) and (
-        not window_180 or window_180[0].observed_at > start_180
+    currency = currency or last.currency
+    # One currency per history: a listing that switched currency keeps only that run.
+    same = (
+        points
+        if all(p.currency == currency for p in points)
+        else [p for p in points if p.currency == currency]
     )
-    segments = {days: _segments(same, now - days * DAY, now) for days in (30, 90, 180)}
-    low_90 = _lowest(segments[90])
-    usual = _weighted_median(segments[90])
+    start_180, start_90, start_30 = now - 180 * DAY, now - 90 * DAY, now - 30 * DAY
+    # One pass: the in-stock stretches of 180 days; the shorter windows are clips of it.
+    window = _segments(same, start_180, now)
+    in_window = sum(1 for p in same if p.observed_at >= start_180)
+    in_force = in_window < len(same) and (
+        in_window == 0 or same[-in_window].observed_at > start_180
+    )
+    last_90 = _clip(window, start_90)
+    low_90 = _lowest(last_90)
+    usual = _weighted_median(last_90)
     seen: bool | None = None
     if was_price is not None and was_price > 0:
-        seen = any(price >= was_price * (1 - WAS_PRICE_TOLERANCE) for _, _, price in segments[180])
-    return PriceFacts(
-        currency=currency or last.currency,
+        floor = was_price * (1 - WAS_PRICE_TOLERANCE)
+        seen = any(price >= floor for _, _, price in window)
+    # Every value is computed here from typed points: nothing for pydantic to check.
+    return PriceFacts.model_construct(
+        currency=currency,
         current=round(current, 2),
-        points=len(window_180) + int(in_force),
-        lowest_30d=_lowest(segments[30]),
+        points=in_window + int(in_force),
+        lowest_30d=_lowest(_clip(last_90, start_30)),
         lowest_90d=low_90,
-        lowest_180d=_lowest(segments[180]),
+        lowest_180d=_lowest(window),
         median_90d=usual,
         deal=classify(current, low_90.price if low_90 else None, usual),
         was_price=was_price,
         was_price_seen=seen,
-        chart=_chart(segments[180]),
+        chart=_chart(window),
     )
 
 
 def _chart(segments: Sequence[tuple[float, float, float]]) -> list[tuple[str, float]]:
-    steps = [(_date(begin), round(price, 2)) for begin, _, price in segments]
-    if len(steps) <= CHART_POINTS:
-        return steps
-    stride = len(steps) / CHART_POINTS
-    return [steps[int(i * stride)] for i in range(CHART_POINTS - 1)] + [steps[-1]]
+    chosen = list(segments)
+    if len(chosen) > CHART_POINTS:
+        stride = len(chosen) / CHART_POINTS
+        chosen = [chosen[int(i * stride)] for i in range(CHART_POINTS - 1)] + [chosen[-1]]
+    return [(_date(begin), round(price, 2)) for begin, _, price in chosen]
 
 
 class ModelPriceFacts(BaseModel):

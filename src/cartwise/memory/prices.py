@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -23,9 +23,10 @@ from cartwise.errors import InvalidInput
 DAY = 86_400.0
 
 
-@dataclass(frozen=True, slots=True)
-class PricePoint:
-    """One observation of an offer that differed from the one before it."""
+class PricePoint(NamedTuple):
+    """One observation of an offer that differed from the one before it. A tuple: a history
+    read builds 180 of them per offer, and a tuple is built several times faster than a
+    frozen dataclass."""
 
     platform: str
     item_id: str

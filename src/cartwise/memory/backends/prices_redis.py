@@ -85,10 +85,20 @@ def _state(point: PricePoint) -> str:
 
 
 def _parse(offer: str, member: bytes | str) -> PricePoint:
-    text = member.decode() if isinstance(member, bytes) else member
-    observed, price, currency, stock = text.split("|")
+    return _parse_all(offer, [member])[0]
+
+
+def _parse_all(offer: str, members: Sequence[bytes | str]) -> list[PricePoint]:
+    """An offer's members as points; the offer's key is split once, not per point."""
     platform, _, item_id = offer.partition(":")
-    return PricePoint(platform, item_id, float(price), currency, stock == "1", float(observed))
+    points = []
+    for member in members:
+        text = member.decode() if isinstance(member, bytes) else member
+        observed, price, currency, stock = text.split("|")
+        points.append(
+            PricePoint(platform, item_id, float(price), currency, stock == "1", float(observed))
+        )
+    return points
 
 
 class RedisPriceHistory:
@@ -102,17 +112,28 @@ class RedisPriceHistory:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
+        self._scripts: dict[str, Any] = {}
+
+    def _run_each(self, script: str, calls: Sequence[tuple[str, Sequence[str]]]) -> list[Any]:
+        """`script` once per (key, args): one pipeline on a single server; on a cluster, whose
+        pipelines take no scripts, one call each (every key is its own slot)."""
+        with self._redis.guard():
+            client = self._redis.client
+            if not self._redis.cluster:
+                pipe = client.pipeline(transaction=False)
+                for key, args in calls:
+                    pipe.eval(script, 1, key, *args)
+                return list(pipe.execute())
+            if script not in self._scripts:
+                self._scripts[script] = client.register_script(script)
+            run = self._scripts[script]
+            return [run(keys=[key], args=list(args)) for key, args in calls]
 
     def append_changed(self, points: Sequence[PricePoint]) -> list[PricePoint]:
         if not points:
             return []
-        with self._redis.guard():
-            client = self._redis.client
-            pipe = client.pipeline(transaction=False)
-            for point in points:
-                pipe.eval(_APPEND_LUA, 1, _offer_key(point.key), repr(point.observed_at),
-                          _state(point))  # fmt: skip
-            results = pipe.execute()
+        calls = [(_offer_key(p.key), (repr(p.observed_at), _state(p))) for p in points]
+        results = self._run_each(_APPEND_LUA, calls)
         return [p for p, added in zip(points, results, strict=True) if added]
 
     def backfill(self, points: Sequence[PricePoint]) -> int:
@@ -121,14 +142,13 @@ class RedisPriceHistory:
             by_offer.setdefault(point.key, []).append(point)
         if not by_offer:
             return 0
-        with self._redis.guard():
-            pipe = self._redis.client.pipeline(transaction=False)
-            for offer, offer_points in by_offer.items():
-                args: list[str] = []
-                for p in offer_points:
-                    args += [repr(p.observed_at), f"{p.observed_at!r}|{_state(p)}"]
-                pipe.eval(_BACKFILL_LUA, 1, _offer_key(offer), *args)
-            return int(sum(pipe.execute()))
+        calls = []
+        for offer, offer_points in by_offer.items():
+            args: list[str] = []
+            for p in offer_points:
+                args += [repr(p.observed_at), f"{p.observed_at!r}|{_state(p)}"]
+            calls.append((_offer_key(offer), args))
+        return int(sum(self._run_each(_BACKFILL_LUA, calls)))
 
     def points(self, key: str, *, since: float = 0.0) -> list[PricePoint]:
         return self.points_many([key], since=since).get(key, [])
@@ -145,7 +165,7 @@ class RedisPriceHistory:
                 pipe.zrangebyscore(_offer_key(offer), since, "+inf")
             results = pipe.execute()
         return {
-            offer: [_parse(offer, m) for m in members]
+            offer: _parse_all(offer, members)
             for offer, members in zip(wanted, results, strict=True)
             if members
         }

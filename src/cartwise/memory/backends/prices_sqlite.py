@@ -158,7 +158,8 @@ class SqlitePriceHistory:
                 " WHERE offer = ? AND observed_at >= ? ORDER BY observed_at",
                 (key, since),
             ).fetchall()
-        return [_point(key, row) for row in rows]
+        platform, item_id = _split(key)
+        return [PricePoint(platform, item_id, p, c, bool(s), t) for t, p, c, s in rows]
 
     def points_many(
         self, keys: Iterable[str], *, since: float = 0.0

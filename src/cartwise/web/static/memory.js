@@ -61,7 +61,7 @@ export class MemoryPanel {
       h("h3", { class: "recipient-title" }, t("watches.title"), h("span", { class: "count" }, String(this.watches.length))),
       this.watches.length
         ? h("ul", { class: "watches" }, this.watches.map((watch) => this.watchItem(watch)))
-        : h("p", { class: "empty-note" }, t("watches.empty")),
+        : h("p", { class: "watch-empty" }, t("watches.empty")),
     );
     if (this.alerts.length) {
       box.append(
