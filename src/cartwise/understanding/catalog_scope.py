@@ -119,6 +119,14 @@ def _leaf(category: str) -> str:
 _PATH_MARK = re.compile(r"\s*(?:›|>)\s*")
 
 
+def names_gap(text: str) -> bool:
+    """Whether `text` names something shops do not sell as goods, or no general store
+    carries (a service, a ticket, a vehicle, a live animal…)."""
+    return bool(
+        _first_kind("not_goods", text.casefold()) or _first_kind("never_carried", text.casefold())
+    )
+
+
 def _first_kind(group: str, text: str) -> GapKind:
     """The first gap kind of `group` (the vocabulary's order) whose words `text` holds: any
     occurrence counts, so a word of another group around it hides nothing (飞机 in 飞机票)."""

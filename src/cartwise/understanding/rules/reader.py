@@ -27,6 +27,7 @@ from cartwise.recall.spec_request import asked_kind
 from cartwise.text import HAN, han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
+from cartwise.understanding.catalog_scope import names_gap
 from cartwise.understanding.reading import (
     Conversation,
     Followup,
@@ -143,7 +144,11 @@ class RulesReader:
         )
         # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
-        about_gift = Act.GIFT_CONTEXT in (acts := self._acts.acts(text))
+        acts = self._acts.acts(text)
+        if acts <= {Act.SMALL_TALK} and cues.REQUEST.search(text.lower()):
+            # "我想买东西" asks for something, however chatty it sounds.
+            acts = acts | {Act.REQUEST}
+        about_gift = Act.GIFT_CONTEXT in acts
         recipient = (
             purchase_recipient(text, mentions)
             or topic_recipient(mentions, about_gift=about_gift)
@@ -219,14 +224,16 @@ class RulesReader:
 
         evidence = _request_evidence(
             noun_domain=noun_domain,
-            said=bool(stated or retracted or slots or brands or platforms or answered),
+            said=bool(stated or retracted or slots or brands or platforms or answered)
+            or names_gap(text),
             specs=not specs.is_empty(),
             followup=followup.followup,
             shown=bool(session.shortlist),
         )
-        if acts & CONVERSATIONAL_ACTS and not evidence:
-            # A greeting, thanks, goodbye or question about the assistant, with nothing in
-            # it to search for: answered briefly, never searched.
+        if acts & CONVERSATIONAL_ACTS and not evidence and Act.REQUEST not in acts:
+            # A greeting, thanks, goodbye or question about the assistant, asking for
+            # nothing and with nothing in it to search for: answered briefly, never
+            # searched. One that asks for something unnamed ("我想买东西") is a vague request.
             intent: Intent = "chitchat"
         else:
             intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
@@ -247,6 +254,7 @@ class RulesReader:
             and not noun_domain
             and not types
             and not asked_kind(query)
+            and not names_gap(query)
             and query
             and intent == "search"
             and session.active_search is not None
