@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from cartwise.memory.demo_prices import demo_history
 from cartwise.memory.price_facts import classify, model_facts, price_facts, was_price
@@ -101,3 +102,25 @@ def test_facts_of_180_points_take_well_under_a_millisecond() -> None:
     for _ in range(100):
         price_facts(history, now=NOW)
     assert (time.perf_counter() - started) / 100 < 0.05  # a sanity bound; make bench measures
+
+
+def test_the_recorder_gives_new_demo_offers_their_past_once(tmp_path: Path) -> None:
+    from cartwise.memory.backends.prices_sqlite import SqlitePriceHistory
+    from cartwise.memory.price_recorder import PriceRecorder
+
+    history = SqlitePriceHistory(tmp_path / "prices.sqlite3")
+    products = [make_product(str(n), price=100.0 + n) for n in range(20)]
+    clock = [NOW]
+    recorder = PriceRecorder(history, None, fx_to_base={"CNY": 1.0}, clock=lambda: clock[0],
+                             backfill=lambda p, now: demo_history(p, now=now))  # fmt: skip
+    recorder.record(products)
+    written = recorder.finish()[0]
+    assert written == sum(len(demo_history(p, now=NOW)) for p in products)
+    for product in products:
+        assert history.latest([product.key])[product.key].price == product.price
+    clock[0] = NOW + DAY
+    recorder.record(products)  # nothing changed: nothing written, no second past
+    assert recorder.finish()[0] == written
+    recorder.record([products[0].model_copy(update={"price": 90.0})])
+    assert recorder.finish()[0] == written + 1
+    history.close()

@@ -52,14 +52,16 @@ class PriceRecorder:
         now = self.clock()
         keys = [p.key for p in products]
         before = self.history.latest(keys)
+        backfilled: set[str] = set()
         if self.backfill is not None:
             fresh = [p for p in products if p.key not in before]
-            past = [point for p in fresh for point in self.backfill(p, now)]
-            self.points += self.history.backfill(past)
-            before.update(self.history.latest(p.key for p in fresh))
-        appended = {
-            p.key for p in self.history.append_changed([point_of(p, now) for p in products])
-        }
+            pasts = {p.key: self.backfill(p, now) for p in fresh}
+            self.points += self.history.backfill([pt for past in pasts.values() for pt in past])
+            # A synthesized past ends in the offer's state now: nothing left to append.
+            backfilled = {key for key, past in pasts.items() if past}
+            before.update({key: past[-1] for key, past in pasts.items() if past})
+        current = [point_of(p, now) for p in products if p.key not in backfilled]
+        appended = {p.key for p in self.history.append_changed(current)}
         self.points += len(appended)
         if self.watches is None or not appended:
             return
