@@ -13,9 +13,22 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import SessionPatch, SessionPrefState
 from cartwise.memory.store import PreferenceEntry, check_recipient
+from cartwise.understanding.counters import FallbackReason
 from cartwise.understanding.reading import Conversation, Language, Reading, SmallTalk
+
+
+class EngineFailure(CartwiseError):
+    """One call an engine could not answer, classified; a `FallbackEngine` answers it with
+    its fallback instead. `detail` names exception types and field locations only, never
+    user text (it is logged)."""
+
+    def __init__(self, reason: FallbackReason, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}")
 
 
 class CuratorTurn(BaseModel):
