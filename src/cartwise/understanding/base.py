@@ -137,6 +137,9 @@ class ReplyFacts(BaseModel):
     items: list[ReplyItem] = Field(default_factory=list)
     applied: list[str] = Field(default_factory=list)
     """Preferences, slots and constraints that shaped the results, human-readable."""
+    notices: list[str] = Field(default_factory=list)
+    """What the shopper should know about how the results were found (an order no listing
+    could be ranked by, specs nobody could check), in their language: say each as is."""
     filtered_out: dict[str, int] = Field(default_factory=dict)
     """Rejection reason → how many candidates it removed."""
     question: str = ""
