@@ -90,5 +90,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     if gap is not None:
         # Nothing of the kind: showing the nearest unrelated items would be the dishonest
         # answer this node exists to prevent.
-        update.update({"picks": [], "price_compare": [], "filtered_out": {}, "applied": []})
+        update.update(
+            {"picks": [], "price_compare": [], "filtered_out": {}, "applied": [], "notices": []}
+        )
     return update

@@ -166,7 +166,10 @@ class RulesReader:
         removed.extend(requests.url_spans(text))
 
         slots: dict[str, str] = {}
-        specs, spans = read_specs(text)
+        running = session.active_search
+        specs, spans = read_specs(
+            text, running.phrase if running is not None and not noun_domain else ""
+        )
         without_specs = masked(text, spans)
         budget = parse_budget(without_specs)
         slots.update(budget.slots(DEFAULT_CURRENCY[language]))
