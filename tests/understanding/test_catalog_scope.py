@@ -93,3 +93,10 @@ def test_a_pet_named_while_shopping_pet_goods_is_whom_they_are_for() -> None:
     assert names_gap("狗狗专用的")
     assert not names_gap("狗狗专用的", for_pets=True)
     assert names_gap("上门洗澡服务", for_pets=True)
+
+
+def test_a_live_animal_asked_for_is_not_carried_even_beside_a_pet_name() -> None:
+    verdict = judge_request(
+        "仓鼠 活体 包邮", types=GOODS, best_similarity=0.99, floor=0.5, recipient="hamster"
+    )
+    assert (verdict.carried, verdict.kind) == (False, "animal")

@@ -223,3 +223,8 @@ def test_a_one_character_kin_word_after_give_names_the_recipient(
     rules: RulesEngine, message: str, recipient: str
 ) -> None:
     assert read(rules, message).recipient == recipient
+
+
+@pytest.mark.parametrize("message", ["想养一只柯基", "两只小猫多少钱"])
+def test_a_pet_that_is_bought_is_nobody_to_buy_for(rules: RulesEngine, message: str) -> None:
+    assert read(rules, message).recipient in ("", "self")

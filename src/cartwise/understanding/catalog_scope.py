@@ -33,6 +33,7 @@ from cartwise.understanding.base import GapKind
 from cartwise.understanding.reading import Language
 from cartwise.vocabulary import matcher
 from cartwise.vocabulary.gaps import gap_words
+from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.nouns import singular
 from cartwise.vocabulary.people import pets
 
@@ -138,6 +139,17 @@ def names_gap(text: str, *, for_pets: bool = False) -> bool:
     return bool(_first_kind("not_goods", text.casefold()) or never)
 
 
+def _asks_for_the_animal(text: str) -> bool:
+    """Whether an animal word other than a pet's own name is said (活体, 领养, live): then
+    the animal itself is asked for, even where a pet is whom the talk is about."""
+    forms = {fold_form(form) for pet in pets() for form in pet.forms}
+    return any(
+        entry.category == "never_carried" and entry.slug == "animal" and m.surface not in forms
+        for m in matcher("gap").candidates(text)
+        for entry in m.entries
+    )
+
+
 def _first_kind(group: str, text: str) -> GapKind:
     """The first gap kind of `group` (the vocabulary's order) whose words `text` holds: any
     occurrence counts, so a word of another group around it hides nothing (飞机 in 飞机票)."""
@@ -197,9 +209,10 @@ def judge_request(
         return ScopeVerdict(False, rule="missing_type", named=named)
     for_pet = recipient in {pet.slug for pet in pets()}
     kind = _first_kind("never_carried", text)
-    if kind and not (kind == "animal" and for_pet):
+    live = _asks_for_the_animal(text)
+    if kind and not (kind == "animal" and for_pet and not live):
         return ScopeVerdict(False, kind, "never_carried")
-    if for_pet and types.carries_domain("pets"):
+    if for_pet and not live and types.carries_domain("pets"):
         return ScopeVerdict(True, rule="pet_goods")
     carried = best_similarity is not None and best_similarity >= floor
     return ScopeVerdict(carried, rule="relevance")

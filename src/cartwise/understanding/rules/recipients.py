@@ -52,7 +52,9 @@ _EN_PET_PATTERN = re.compile(
     + r")(?:'s)?(?![a-z-])"
 )
 # A purchase verb right before a pet: the animal itself is what is bought ("想买只布偶猫").
-_ZH_ANIMAL_BOUGHT = re.compile(r"(?:买|领养|养|要)(?:一|两|几)?(?:只|条|个|头)?$")
+_ZH_ANIMAL_BOUGHT = re.compile(
+    r"(?:买|领养|养|要)(?:一|两|几)?(?:只|条|个|头)?$|(?:^|[^家的])(?:一|两|几)(?:只|条|头)$"
+)
 # A child named by age: "my 6 year old", "my 10-year-old".
 _EN_AGED_CHILD = re.compile(
     r"(?<![a-z])(?:my|our)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|"
