@@ -22,7 +22,7 @@ TURN_FIELDS = {
     "reply", "language", "products", "price_compare", "personalization", "shopper_currency",
     "rejected",
     "questions", "catalog_gap", "dialogue", "demoted", "recipient", "memory", "timings",
-    "applied", "unstated", "price_answer", "alerts",
+    "applied", "notices", "unstated", "price_answer", "alerts",
 }  # fmt: skip
 PRODUCT_FIELDS = {
     "platform", "item_id", "title", "brand", "price", "currency", "price_base", "url",
