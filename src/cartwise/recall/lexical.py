@@ -27,6 +27,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -109,6 +110,13 @@ def model_forms(text: str) -> set[str]:
             ):
                 forms.add(_SEPARATORS.sub("", candidate))
     return forms
+
+
+@lru_cache(maxsize=64)
+def query_tokens(query: str) -> tuple[str, ...]:
+    """`tokenize` of a search query, once per text: a turn searches each platform (and
+    again for a budget probe) with the same query; process memory only."""
+    return tuple(tokenize(query))
 
 
 def tokenize(text: str) -> list[str]:
@@ -303,20 +311,31 @@ class LexicalIndex:
                 shutil.rmtree(older, ignore_errors=True)
 
     def search(
-        self, query: str, k: int, filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        filters: SearchFilters | None = None,
+        *,
+        passing: frozenset[str] | None = None,
     ) -> list[tuple[Product, float]]:
-        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly."""
+        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly.
+
+        `passing` (the index's keys that `filters` may accept) skips a rejected document
+        without reading its product: a long query scores most of the catalog above zero,
+        and a filtered search then read thousands of products to keep k."""
         with self._lock:
             self._ensure_built()
             if self._retriever is None or k <= 0:
                 return []
-            tokens = [t for t in tokenize(query) if t in self._retriever.vocab_dict]
+            tokens = [t for t in query_tokens(query) if t in self._retriever.vocab_dict]
             if not tokens:
                 return []
             scores = np.asarray(self._retriever.get_scores(tokens), dtype=np.float32)
-            products = self._products
+            products, keys = self._products, self._keys
         hits: list[tuple[Product, float]] = []
         for position in _descending_positive(scores):
+            if passing is not None and keys[int(position)] not in passing:
+                continue
             product = products[int(position)]
             if product is None:  # deleted since the saved BM25 was built: the index moved on
                 continue

@@ -30,11 +30,12 @@ from cartwise.catalog.brands import (
     write_brands,
 )
 from cartwise.catalog.product import Product
-from cartwise.embedding.base import Embedder, Matrix, normalize_vector
+from cartwise.embedding.base import Embedder, Matrix, normalize_vector, query_start
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import (
+    ColumnFilteredIndex,
     FullTextIndex,
     PersistentIndex,
     ProductIndex,
@@ -251,7 +252,12 @@ class RecallService:
         """BM25 in the index when it has it (Milvus), else the in-process table."""
         if isinstance(self.index, FullTextIndex) and self.index.full_text:
             return self.index.search_text(query, k, filters)
-        return self.lexical.search(query, k, filters)
+        passing = (
+            self.index.passing_keys(filters)
+            if isinstance(self.index, ColumnFilteredIndex)
+            else None
+        )
+        return self.lexical.search(query, k, filters, passing=passing)
 
     def _reload(self) -> None:
         self.index.reload()
@@ -291,7 +297,7 @@ class RecallService:
             raise InvalidInput(f"k must be at least 1, got {k}")
         self.sync()
         self.check_filters(filters)
-        q = self.embedder.embed_query(query)
+        q = self.embedder.embed_query(query_start(query))
         # No likes (or β = 0): no user vector at all, so nothing of the profile leaks in.
         u = (
             self.embedder.embed_query(profile)
