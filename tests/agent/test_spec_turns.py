@@ -141,7 +141,7 @@ async def test_cheapest_with_a_spec_names_every_tie_first(deps: AgentDeps) -> No
     answer = result.dialogue.answer
     assert answer is not None and answer.kind == "spec_winner"
     assert sorted(i.item_id for i in answer.items) == ["hdmi-5m", "hdmi-5m-b"]
-    assert result.reply.startswith("By cheapest first, the winner is")
+    assert result.reply.startswith("Cheapest first: the winner is")
     assert "Tied with it" in result.reply
 
 
@@ -185,3 +185,23 @@ async def test_compatible_with_a_board_named_by_its_model_filters_by_its_socket(
     shown = keys(result)
     assert "jd:cpu-am5" in shown and "jd:cpu-am4" not in shown
     assert any("socket: AM5" in line for line in result.applied)
+
+
+async def test_a_superlative_no_listing_can_answer_says_so(deps: AgentDeps) -> None:
+    """No cable states a power: the reply claims no order and no winner, it says why."""
+    result = await Conversation(deps).say("which HDMI cable has the highest wattage")
+    assert result.products, "the cables are still shown"
+    assert result.dialogue.answer is None or result.dialogue.answer.kind != "spec_winner"
+    assert not any("highest power first" in line for line in result.applied)
+    assert any("states its power" in notice for notice in result.notices)
+    assert "states its power" in result.reply
+
+
+async def test_a_superlative_said_alone_orders_the_running_search(deps: AgentDeps) -> None:
+    """A follow-up superlative naming no product orders what is being shopped for."""
+    talk = Conversation(deps)
+    await talk.say("HDMI cables longer than 3 metres")
+    result = await talk.say("哪根最长")
+    search = result.dialogue.active_search
+    assert search is not None and search.specs.sort is not None
+    assert search.specs.sort.attribute == "length" and search.specs.sort.descending

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pytest
@@ -29,9 +30,9 @@ from cartwise.memory.store import (
     Strength,
 )
 from cartwise.settings import Settings
-from cartwise.understanding import create_engine
+from cartwise.understanding import create_engine, guarded_llm_engine
 from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts, ReplyItem
-from cartwise.understanding.llm import LLMEngine
+from cartwise.understanding.fallback import FallbackEngine
 from cartwise.understanding.llm_schema import SLOT_NAME_PATTERN
 from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
@@ -106,10 +107,15 @@ def llm_server() -> Iterator[ScriptedLLMServer]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def rules() -> RulesEngine:
+@cache
+def shared_rules() -> RulesEngine:
     """Deterministic and stateless: one lexicon load serves the whole module."""
     return RulesEngine()
+
+
+@pytest.fixture
+def rules() -> RulesEngine:
+    return shared_rules()
 
 
 @pytest.fixture
@@ -125,19 +131,19 @@ def llm_settings(settings: Settings, llm_server: ScriptedLLMServer) -> Settings:
 
 
 @pytest.fixture
-def engine(llm_settings: Settings, rules: RulesEngine) -> LLMEngine:
-    return LLMEngine(llm_settings, rules)
+def engine(llm_settings: Settings, rules: RulesEngine) -> FallbackEngine:
+    return guarded_llm_engine(llm_settings, rules)
 
 
 def empty_session() -> SessionPrefState:
     return SessionPrefState(thread=THREAD)
 
 
-def turn_for(engine: LLMEngine, message: str, **fields: Any) -> CuratorTurn:
+def turn_for(message: str, **fields: Any) -> CuratorTurn:
     """A curator turn whose planner output is the rules engine's (unless given)."""
     session = fields.pop("session", empty_session())
     memory = fields.pop("memory", [])
-    planner = fields.pop("planner", None) or engine.fallback.read(
+    planner = fields.pop("planner", None) or shared_rules().read(
         message, Conversation(session=session, memory=memory)
     )
     return CuratorTurn(
@@ -149,7 +155,7 @@ def turn_for(engine: LLMEngine, message: str, **fields: Any) -> CuratorTurn:
 
 
 def test_good_planner_answer_passes_through(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()))
 
@@ -164,7 +170,7 @@ def test_good_planner_answer_passes_through(
 
 
 def test_numeric_slot_values_become_strings(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer(slots={"budget_max": 500})))
 
@@ -174,7 +180,7 @@ def test_numeric_slot_values_become_strings(
 
 
 def test_bound_on_generated_tokens_and_schema_reach_the_server(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()))
 
@@ -190,7 +196,7 @@ def test_bound_on_generated_tokens_and_schema_reach_the_server(
 
 
 def test_answer_wrapped_in_prose_and_a_fence_is_accepted(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     fenced = "Here you go:\n```json\n" + json.dumps(planner_answer(), ensure_ascii=False) + "\n```"
     llm_server.script(ScriptedAnswer.text(fenced))
@@ -204,7 +210,7 @@ def test_answer_wrapped_in_prose_and_a_fence_is_accepted(
 def test_function_calling_method_reads_the_tool_call(
     llm_settings: Settings, rules: RulesEngine, llm_server: ScriptedLLMServer
 ) -> None:
-    engine = LLMEngine(
+    engine = guarded_llm_engine(
         llm_settings.model_copy(update={"llm_structured_method": "function_calling"}), rules
     )
     llm_server.script(ScriptedAnswer.tool("planner_output", planner_answer()))
@@ -216,7 +222,7 @@ def test_function_calling_method_reads_the_tool_call(
 
 
 def test_good_curator_answer_gets_code_derived_keys_and_provenance(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     answer = curator_answer(
         long_term("plastic", keywords=["plastic", "塑料"]),
@@ -224,7 +230,7 @@ def test_good_curator_answer_gets_code_derived_keys_and_provenance(
     )
     llm_server.script(ScriptedAnswer.json(answer))
 
-    output = engine.curate(turn_for(engine, NO_PLASTIC, source_turn="t-1:1"))
+    output = engine.curate(turn_for(NO_PLASTIC, source_turn="t-1:1"))
 
     (entry,) = output.long_term
     assert entry.dedup_key == "dislike:material:electronics:plastic"
@@ -280,7 +286,7 @@ BAD_PLANNER_ANSWERS = {
 
 @pytest.mark.parametrize("case", list(BAD_PLANNER_ANSWERS))
 def test_bad_planner_answer_falls_back_to_rules_and_is_counted(
-    case: str, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+    case: str, engine: FallbackEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
 ) -> None:
     answer, reason = BAD_PLANNER_ANSWERS[case]
     llm_server.script(answer)
@@ -333,11 +339,11 @@ BAD_CURATOR_ANSWERS = {
 
 @pytest.mark.parametrize("case", list(BAD_CURATOR_ANSWERS))
 def test_bad_curator_answer_falls_back_to_rules_and_is_counted(
-    case: str, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+    case: str, engine: FallbackEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
 ) -> None:
     answer, reason = BAD_CURATOR_ANSWERS[case]
     llm_server.script(answer)
-    turn = turn_for(engine, NO_PLASTIC)
+    turn = turn_for(NO_PLASTIC)
 
     output = engine.curate(turn)
 
@@ -348,7 +354,7 @@ def test_bad_curator_answer_falls_back_to_rules_and_is_counted(
 
 
 def test_fallback_logs_name_the_reason_but_never_the_users_words(
-    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+    engine: FallbackEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer(intent="buy")))
 
@@ -360,7 +366,7 @@ def test_fallback_logs_name_the_reason_but_never_the_users_words(
 
 
 def test_invented_keys_are_not_echoed_into_logs(
-    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+    engine: FallbackEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.script(ScriptedAnswer.json({**planner_answer(), "不要塑料的耳机": True}))
 
@@ -375,7 +381,7 @@ def test_invented_keys_are_not_echoed_into_logs(
 
 
 def test_like_inside_a_negation_is_corrected_to_a_dislike(
-    engine: LLMEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
+    engine: FallbackEngine, llm_server: ScriptedLLMServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     message = "不要塑料的耳机"
     mixed_up = {**planner_answer()["stated"][0], "polarity": "like", "strength": "soft"}
@@ -388,7 +394,7 @@ def test_like_inside_a_negation_is_corrected_to_a_dislike(
 
     with caplog.at_level(logging.WARNING, logger="cartwise"):
         planner = engine.read(message, Conversation(session=empty_session()))
-        output = engine.curate(turn_for(engine, message, planner=planner))
+        output = engine.curate(turn_for(message, planner=planner))
 
     assert [(s.polarity, s.strength, s.slug) for s in planner.stated] == [
         (Polarity.DISLIKE, Strength.HARD, "plastic")
@@ -406,7 +412,7 @@ def test_like_inside_a_negation_is_corrected_to_a_dislike(
 def test_refused_term_never_stays_in_the_search_query(
     message: str,
     query: str,
-    engine: LLMEngine,
+    engine: FallbackEngine,
     rules: RulesEngine,
     llm_server: ScriptedLLMServer,
 ) -> None:
@@ -420,13 +426,13 @@ def test_refused_term_never_stays_in_the_search_query(
 
 
 def test_safety_dislike_is_forced_global_and_hard(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     message = "我对花生过敏"
     peanut = long_term("peanut", category="other", domain="food", strength="soft")
     llm_server.script(ScriptedAnswer.json(curator_answer(peanut | {"keywords": ["花生"]})))
 
-    output = engine.curate(turn_for(engine, message))
+    output = engine.curate(turn_for(message))
 
     (entry,) = output.long_term
     assert (entry.polarity, entry.domain, entry.strength) == (Polarity.DISLIKE, "", Strength.HARD)
@@ -434,7 +440,7 @@ def test_safety_dislike_is_forced_global_and_hard(
 
 
 def test_over_budget_rejection_never_becomes_a_brand_dislike(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     session = empty_session().model_copy(
         update={
@@ -449,32 +455,34 @@ def test_over_budget_rejection_never_becomes_a_brand_dislike(
         ScriptedAnswer.json(curator_answer(long_term("xiaomi", category="brand", keywords=[])))
     )
 
-    output = engine.curate(turn_for(engine, "这件超预算了", session=session))
+    output = engine.curate(turn_for("这件超预算了", session=session))
 
     assert output.long_term == []
     assert engine.counters.snapshot()["dropped_entries"] == 1
 
 
 def test_brand_named_in_a_price_complaint_is_not_disliked(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     brand = long_term("xiaomi", category="brand", domain="", keywords=["xiaomi", "小米"])
     llm_server.script(ScriptedAnswer.json(curator_answer(brand)))
 
-    output = engine.curate(turn_for(engine, "小米这款太贵了，超预算了"))
+    output = engine.curate(turn_for("小米这款太贵了，超预算了"))
 
     assert output.long_term == []
     assert engine.counters.snapshot()["dropped_entries"] == 1
 
 
-def test_this_session_budget_stays_a_slot(engine: LLMEngine, llm_server: ScriptedLLMServer) -> None:
+def test_this_session_budget_stays_a_slot(
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
+) -> None:
     message = "这次预算500"
     budget_as_preference = long_term("500", polarity="like", category="budget", domain="")
     llm_server.script(
         ScriptedAnswer.json(curator_answer(budget_as_preference, slots_patch={"budget_max": "500"}))
     )
 
-    output = engine.curate(turn_for(engine, message))
+    output = engine.curate(turn_for(message))
 
     assert output.long_term == []
     assert output.session_patch.slots_patch["budget_max"] == "500"
@@ -493,7 +501,7 @@ def apply(store: PreferenceStore, output: CuratorOutput) -> None:
 
 
 def test_only_valid_correctly_labelled_entries_reach_the_stores(
-    llm_settings: Settings, engine: LLMEngine, llm_server: ScriptedLLMServer
+    llm_settings: Settings, engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     preferences = create_preference_store(llm_settings, create_embedder("hashing:64"))
     sessions = create_session_store(llm_settings)
@@ -591,7 +599,7 @@ def test_only_valid_correctly_labelled_entries_reach_the_stores(
 
 
 def test_retraction_supersedes_the_stored_dislike(
-    llm_settings: Settings, engine: LLMEngine, llm_server: ScriptedLLMServer
+    llm_settings: Settings, engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     preferences = create_preference_store(llm_settings, create_embedder("hashing:64"))
     stored = PreferenceEntry(
@@ -601,7 +609,7 @@ def test_retraction_supersedes_the_stored_dislike(
     retract = {"polarity": "dislike", "category": "material", "domain": "", "slug": "plastic"}
     llm_server.script(ScriptedAnswer.json({**curator_answer(), "supersede": [retract]}))
 
-    output = engine.curate(turn_for(engine, "其实塑料也可以", memory=[stored]))
+    output = engine.curate(turn_for("其实塑料也可以", memory=[stored]))
     apply(preferences, output)
 
     assert stored.dedup_key in output.supersede
@@ -620,7 +628,7 @@ FACTS = ReplyFacts(
 )
 
 
-def test_reply_comes_from_the_llm(engine: LLMEngine, llm_server: ScriptedLLMServer) -> None:
+def test_reply_comes_from_the_llm(engine: FallbackEngine, llm_server: ScriptedLLMServer) -> None:
     llm_server.script(ScriptedAnswer.text("为你找到一款降噪耳机，399 元。"))
 
     assert engine.write_reply(FACTS) == "为你找到一款降噪耳机，399 元。"
@@ -631,7 +639,10 @@ def test_reply_comes_from_the_llm(engine: LLMEngine, llm_server: ScriptedLLMServ
     "answer", [ScriptedAnswer.http_error(500), ScriptedAnswer.text("  ")], ids=["500", "empty"]
 )
 def test_failed_reply_falls_back_to_rules(
-    answer: ScriptedAnswer, engine: LLMEngine, rules: RulesEngine, llm_server: ScriptedLLMServer
+    answer: ScriptedAnswer,
+    engine: FallbackEngine,
+    rules: RulesEngine,
+    llm_server: ScriptedLLMServer,
 ) -> None:
     llm_server.script(answer)
 
@@ -653,12 +664,12 @@ def test_llm_engine_without_base_url_is_a_configuration_error(settings: Settings
 
 
 def test_curator_is_given_the_planner_output_of_the_same_turn(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer()), ScriptedAnswer.json(curator_answer()))
     planner = engine.read(NO_PLASTIC, Conversation(session=empty_session()))
 
-    engine.curate(turn_for(engine, NO_PLASTIC, planner=planner))
+    engine.curate(turn_for(NO_PLASTIC, planner=planner))
 
     curator_request = json.loads(llm_server.requests[1]["messages"][1]["content"])
     assert curator_request["reading"] == planner.model_dump(mode="json")
@@ -719,7 +730,7 @@ def curator_answers(draw: st.DrawFn) -> dict[str, Any]:
 )
 @given(answer=planner_answers())
 def test_any_planner_answer_yields_a_valid_plan(
-    answer: dict[str, Any], engine: LLMEngine, llm_server: ScriptedLLMServer
+    answer: dict[str, Any], engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(answer))
 
@@ -739,11 +750,11 @@ def test_any_planner_answer_yields_a_valid_plan(
 )
 @given(answer=curator_answers())
 def test_any_curator_answer_yields_valid_entries(
-    answer: dict[str, Any], engine: LLMEngine, llm_server: ScriptedLLMServer
+    answer: dict[str, Any], engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(answer))
 
-    output = engine.curate(turn_for(engine, NO_PLASTIC))
+    output = engine.curate(turn_for(NO_PLASTIC))
 
     for entry in output.long_term:
         assert PreferenceEntry.model_validate(entry.model_dump(exclude={"dedup_key"})) == entry
@@ -757,7 +768,7 @@ def test_any_curator_answer_yields_valid_entries(
 
 
 def test_recipient_and_request_scope_pass_through_the_schema(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     message = "给我妈买条围巾，她不喜欢羊毛；除了优衣库都行"
     wool = {
@@ -785,7 +796,7 @@ def test_recipient_and_request_scope_pass_through_the_schema(
     )
 
     planner = engine.read(message, Conversation(session=empty_session()))
-    output = engine.curate(turn_for(engine, message, planner=planner))
+    output = engine.curate(turn_for(message, planner=planner))
 
     assert planner.recipient == "mum"
     assert {(s.slug, s.scope, s.recipient) for s in planner.stated} == {
@@ -799,7 +810,7 @@ def test_recipient_and_request_scope_pass_through_the_schema(
 
 
 def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     message = "我女朋友不喜欢紫色"
     purple = {
@@ -821,7 +832,7 @@ def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
     )
 
     planner = engine.read(message, Conversation(session=empty_session()))
-    output = engine.curate(turn_for(engine, message))
+    output = engine.curate(turn_for(message))
 
     assert [(s.slug, s.recipient) for s in planner.stated] == [("purple", "girlfriend")]
     # The message is about her: the turn is for her too, whatever the model said.
@@ -834,7 +845,7 @@ def test_someone_elses_dislike_is_never_stored_as_the_shoppers_own(
 
 
 def test_an_except_exclusion_is_never_remembered(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     message = "除了小米别的都可以"
     xiaomi = {
@@ -852,7 +863,7 @@ def test_an_except_exclusion_is_never_remembered(
     )
 
     planner = engine.read(message, Conversation(session=empty_session()))
-    output = engine.curate(turn_for(engine, message))
+    output = engine.curate(turn_for(message))
 
     assert [(s.slug, s.scope) for s in planner.stated] == [("xiaomi", "request")]
     assert output.long_term == []
@@ -860,7 +871,7 @@ def test_an_except_exclusion_is_never_remembered(
 
 
 def test_a_recipient_that_is_not_a_slug_is_a_bad_answer(
-    engine: LLMEngine, llm_server: ScriptedLLMServer
+    engine: FallbackEngine, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(ScriptedAnswer.json(planner_answer() | {"recipient": "My Mum"}))
 

@@ -150,3 +150,81 @@ def test_refusing_this_brand_excludes_the_shown_brand_and_stores_nothing(
     reading = read(rules, "🙅这个牌子不要", searching("backpack", "backpack"))
     assert reading.stated == []
     assert reading.followup is not None and "brand" in reading.followup.other
+
+
+@pytest.mark.parametrize(
+    ("message", "order"),
+    [
+        ("could you put them low to high", "price_asc"),
+        ("from cheap to expensive please", "price_asc"),
+        ("highest to lowest", "price_desc"),
+        ("低价优先", "price_asc"),
+    ],
+)
+def test_an_order_said_in_everyday_words_sorts_the_shown_search(
+    rules: RulesEngine, message: str, order: str
+) -> None:
+    reading = read(rules, message, searching("earbuds", "bluetooth earbuds"))
+    assert reading.followup is not None and reading.followup.kind == "sort"
+    assert reading.followup.sort == order
+
+
+@pytest.mark.parametrize(
+    ("message", "order"),
+    [("价格低的放前面吧", "price_asc"), ("按 price 排，高到低", "price_desc")],
+)
+def test_a_chinese_order_without_its_usual_framing_sorts(
+    rules: RulesEngine, message: str, order: str
+) -> None:
+    reading = read(rules, message, searching("perfume", "perfume"))
+    assert reading.followup is not None and reading.followup.kind == "sort"
+    assert reading.followup.sort == order
+
+
+def test_a_dislike_before_a_request_for_a_type_only_the_taxonomy_names_keeps_the_request(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "不太喜欢玻璃的，帮我找个便当盒")
+    assert reading.types == ["lunch_box"]
+    assert [(s.slug, s.polarity) for s in reading.stated] == [("glass", Polarity.DISLIKE)]
+
+
+def test_switching_away_from_the_brand_in_use_leaves_it_out_for_this_request(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "用了好久的小米，这次想换个别的牌子的充电宝")
+    assert reading.brands == []
+    assert [(s.slug, s.polarity, s.scope) for s in reading.stated] == [
+        ("xiaomi", Polarity.DISLIKE, "request")
+    ]
+    assert "小米" not in reading.query
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["honestly I'm fed up with Adidas, any other sneakers?", "受够了耐克，看看别的运动鞋"],
+)
+def test_an_idiom_of_refusal_is_a_hard_dislike(rules: RulesEngine, message: str) -> None:
+    reading = read(rules, message)
+    refused = [s for s in reading.stated if s.polarity is Polarity.DISLIKE]
+    assert refused and refused[0].category.value == "brand"
+    assert refused[0].strength is Strength.HARD
+
+
+def test_an_umbrella_word_beside_its_member_names_the_member(rules: RulesEngine) -> None:
+    reading = read(rules, "grandma drinks green tea all day, a tin of tea for her?")
+    assert "tea" in reading.types and "beer" not in reading.types
+
+
+@pytest.mark.parametrize(
+    ("message", "recipient"), [("想送爸一块手表", "dad"), ("给妈挑双拖鞋", "mum")]
+)
+def test_a_one_character_kin_word_after_give_names_the_recipient(
+    rules: RulesEngine, message: str, recipient: str
+) -> None:
+    assert read(rules, message).recipient == recipient
+
+
+@pytest.mark.parametrize("message", ["想养一只柯基", "两只小猫多少钱"])
+def test_a_pet_that_is_bought_is_nobody_to_buy_for(rules: RulesEngine, message: str) -> None:
+    assert read(rules, message).recipient in ("", "self")

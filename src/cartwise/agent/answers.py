@@ -207,9 +207,10 @@ def _spec_winner(answer: DirectAnswer, zh: bool) -> str:
     if not zh and answer.winner_value:
         value = f" ({answer.winner_value})"
     line = (
-        f"按「{answer.order}」，第一是 [{_shop(first.platform, zh)}] {first.title}{value}，{price}。"
+        f"{answer.order}，第一是 [{_shop(first.platform, zh)}] {first.title}{value}，{price}。"
         if zh
-        else f"By {answer.order}, the winner is [{_shop(first.platform, zh)}] {first.title}{value}, {price}."
+        else f"{answer.order[:1].upper()}{answer.order[1:]}: the winner is "
+        f"[{_shop(first.platform, zh)}] {first.title}{value}, {price}."
     )
     if tied:
         names = ("；" if zh else "; ").join(f"[{_shop(t.platform, zh)}] {t.title}" for t in tied)

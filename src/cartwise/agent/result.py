@@ -185,8 +185,11 @@ class TurnResult(BaseModel):
     dialogue: DialogueOut = Field(default_factory=DialogueOut)
     applied: list[str] = Field(default_factory=list)
     """What shaped the results, as the reply says it: budget, size, brands, likes, and the
-    specs ("length > 3 m, cheapest first: 4 offers"; the ones nobody could check). The specs
+    specs ("length > 3 m, cheapest first: 4 offers"). The specs
     themselves, as data, are `dialogue.active_search.specs`."""
+    notices: list[str] = Field(default_factory=list)
+    """What the shopper should know about how the results were found: an order no listing
+    could be ranked by ("none of these states its read speed"), specs nobody could check."""
     unstated: list[str] = Field(default_factory=list)
     """`platform:item_id` of products that do not state an asked spec (shown after every
     product that meets the specs)."""

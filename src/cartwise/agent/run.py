@@ -131,6 +131,7 @@ async def run_agent(
         catalog_gap=state.get("catalog_gap"),
         dialogue=DialogueOut.of(state.get("resolution"), state.get("answer"), update.session),
         applied=state.get("applied", []),
+        notices=state.get("notices", []),
         unstated=[
             p.candidate.product.key for p in state.get("picks", []) if p.candidate.unstated_specs
         ],

@@ -8,10 +8,16 @@ from collections.abc import Sequence
 
 from cartwise.agent.answers import DirectAnswer
 from cartwise.agent.dialogue import item_facts, shopper_currency
-from cartwise.agent.spec_facts import applied_line, quantity, sort_fact, unchecked_line
+from cartwise.agent.spec_facts import (
+    applied_line,
+    quantity,
+    sort_fact,
+    unchecked_line,
+    unordered_line,
+)
 from cartwise.agent.state import Candidate, Pick, TurnState
 from cartwise.catalog.specs import ATTRIBUTES, RequestSpecs, SpecSort
-from cartwise.recall.spec_search import PRICE_TIE, spec_value
+from cartwise.recall.spec_search import PRICE_TIE, effective_sort, spec_value
 from cartwise.settings import Settings
 from cartwise.understanding.reading import Language
 
@@ -34,12 +40,37 @@ def unstated_everywhere(specs: RequestSpecs, candidates: Sequence[Candidate]) ->
     ]
 
 
+def unordered_sort(specs: RequestSpecs, survivors: Sequence[Candidate]) -> SpecSort | None:
+    """The superlative's order when none of the survivors states its attribute (so nothing
+    was ordered by it); None when it applied or there is none."""
+    sort = effective_sort(specs)
+    if sort is None or not survivors:
+        return None
+    if any(spec_value(c.product, sort) is not None for c in survivors):
+        return None
+    return sort
+
+
 def spec_applied(
     specs: RequestSpecs, survivors: Sequence[Candidate], language: Language
 ) -> list[str]:
-    """The applied-specs line ("length > 3 m: 4 offers") and the unchecked line."""
+    """The applied-specs line ("length > 3 m: 4 offers"), without an order that could not
+    apply."""
     meeting = sum(1 for c in survivors if not c.unstated_specs)
-    lines = [applied_line(specs, meeting, language)]
+    ordered = unordered_sort(specs, survivors) is None
+    line = applied_line(specs, meeting, language, ordered=ordered)
+    return [line] if line else []
+
+
+def spec_notices(
+    specs: RequestSpecs, survivors: Sequence[Candidate], language: Language
+) -> list[str]:
+    """What the shopper should know about the specs: an order no listing could be ranked by,
+    and the specs nobody could check."""
+    lines: list[str] = []
+    unordered = unordered_sort(specs, survivors)
+    if unordered is not None:
+        lines.append(unordered_line(unordered, language))
     unchecked = list(specs.unchecked)
     for attribute in unstated_everywhere(specs, survivors):
         info = ATTRIBUTES.get(attribute)

@@ -71,26 +71,40 @@ def sort_fact(sort: SpecSort, language: Language) -> str:
     return f"{'highest' if sort.descending else 'lowest'} {name} first"
 
 
-def spec_facts(specs: RequestSpecs, language: Language) -> list[str]:
-    """Each filter and the order, as the reply names them."""
+def spec_facts(specs: RequestSpecs, language: Language, *, ordered: bool = True) -> list[str]:
+    """Each filter and (when `ordered`) the order, as the reply names them."""
     facts = [numeric_fact(s, language) for s in specs.numeric]
     facts += [label_fact(s, language) for s in specs.labels]
     order = specs.sort
     if specs.cheapest:
         order = SpecSort(attribute="price", descending=False)
-    if order is not None:
+    if order is not None and ordered:
         facts.append(sort_fact(order, language))
     return facts
 
 
-def applied_line(specs: RequestSpecs, meeting: int, language: Language) -> str:
-    """ "length > 3 m, cheapest first: 4 offers" ("" when the search had no specs)."""
-    facts = spec_facts(specs, language)
+def applied_line(
+    specs: RequestSpecs, meeting: int, language: Language, *, ordered: bool = True
+) -> str:
+    """ "length > 3 m, cheapest first: 4 offers" ("" when the search had no specs); the
+    order is left out when it could not be applied (`ordered` false)."""
+    facts = spec_facts(specs, language, ordered=ordered)
     if not facts:
         return ""
     if language == "zh":
         return f"{'，'.join(facts)}：{meeting} 个商品符合"
     return f"{', '.join(facts)}: {meeting} offer{'s' if meeting != 1 else ''}"
+
+
+def unordered_line(sort: SpecSort, language: Language) -> str:
+    """A superlative over an attribute none of the listings states: said, not pretended."""
+    name = _name(sort.attribute, language)
+    if language == "zh":
+        return f"这些商品都没有标出{name}，没法按{name}排；下面按与需求的相关度排列。"
+    return (
+        f"None of these listings states its {name}, so I can't rank them by it; "
+        "they are shown most relevant first."
+    )
 
 
 def unchecked_line(phrases: Sequence[str], language: Language) -> str:
@@ -99,5 +113,5 @@ def unchecked_line(phrases: Sequence[str], language: Language) -> str:
         return ""
     joined = "、".join(phrases) if language == "zh" else ", ".join(phrases)
     if language == "zh":
-        return f"目录无法核对：{joined}（请看商品详情）"
-    return f"not checked (the listings do not say): {joined}"
+        return f"目录无法核对：{joined}（请看商品详情）。"
+    return f"Not checked (the listings do not say): {joined}."

@@ -146,6 +146,9 @@ class TurnState(TypedDict, total=False):
     demoted: list[DemotedOption]
     filtered_out: dict[RejectionCode, int]
     applied: list[str]
+    notices: list[str]
+    """What the shopper should know about how the results were found (an order no listing
+    could be ranked by, specs nobody could check), said as is."""
     price_compare: list[PriceComparison]
     question: str
     vague_request: bool

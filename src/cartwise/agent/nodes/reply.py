@@ -126,6 +126,7 @@ def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
         query=state.get("query", ""),
         items=items,
         applied=state.get("applied", []),
+        notices=state.get("notices", []),
         filtered_out={
             labels.get(kind, kind): count for kind, count in state.get("filtered_out", {}).items()
         },

@@ -59,6 +59,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             types=types,
             best_similarity=ranked[0][1] if ranked else None,
             floor=settings.catalog_relevance_floor,
+            recipient=plan.recipient,
         )
         if not verdict.carried:
             closest = closest_type(
@@ -90,5 +91,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     if gap is not None:
         # Nothing of the kind: showing the nearest unrelated items would be the dishonest
         # answer this node exists to prevent.
-        update.update({"picks": [], "price_compare": [], "filtered_out": {}, "applied": []})
+        update.update(
+            {"picks": [], "price_compare": [], "filtered_out": {}, "applied": [], "notices": []}
+        )
     return update

@@ -189,8 +189,9 @@ def _is_money(text: str, quantity: Quantity) -> bool:
     return bool(_MONEY_NEAR.search(before) or _MONEY_AFTER.match(text[quantity.end :]))
 
 
-def parse_request_specs(text: str) -> RequestSpecs:
-    """The specs one request carries; never raises on odd text."""
+def parse_request_specs(text: str, context: str = "") -> RequestSpecs:
+    """The specs one request carries; never raises on odd text. `context` is what the
+    running search is for when the message names no product (see `find_sort`)."""
     normalized = normalize(text)
     lowered = normalized.lower()
     quantities = [
@@ -212,7 +213,7 @@ def parse_request_specs(text: str) -> RequestSpecs:
             )
         )
     hits = [hit for hit in label_hits(lowered) if not _inside_a_type_name(lowered, hit)]
-    sort = find_sort(lowered)
+    sort = find_sort(lowered, context)
     cheapest_match = _CHEAPEST.search(lowered)
     if cheapest_match is not None:
         sort = SpecSort(attribute="price", descending=False, text=cheapest_match.group(0))

@@ -125,20 +125,23 @@ def _noun_attribute(noun: str, table: list[tuple[str, str]]) -> str:
     return next(name for pattern, name in table if re.fullmatch(pattern, noun, _I))
 
 
-def find_sort(text: str) -> SpecSort | None:
-    """The first superlative with an attribute the vocabulary knows, else None."""
+def find_sort(text: str, context: str = "") -> SpecSort | None:
+    """The first superlative with an attribute the vocabulary knows, else None. `context`
+    (what the running search is for, when the message names no product) resolves a noun
+    of several attributes: "哪个容量最大" after flasks is their volume."""
+    about = f"{text} {context.lower()}" if context else text
     for m in _ZH.finditer(text):
         adjective = m.group("adj") or m.group("adj2")
         noun = m.group("noun") or m.group("noun2")
         attribute = _noun_attribute(noun, _NOUNS_ZH) if noun else _IMPLIED.get(adjective)
-        resolved = _resolve(attribute, text) if attribute else None
+        resolved = _resolve(attribute, about) if attribute else None
         if resolved:
             return SpecSort(attribute=resolved, descending=adjective in _ZH_DESC, text=m.group(0))
     for m in _EN.finditer(text):
         adjective = (m.group("adj") or m.group("bare")).lower()
         noun = m.group("noun")
         attribute = _noun_attribute(noun, _NOUNS_EN) if noun else _IMPLIED.get(adjective)
-        resolved = _resolve(attribute, text) if attribute else None
+        resolved = _resolve(attribute, about) if attribute else None
         if resolved:
             descending = re.fullmatch(_EN_DESC, adjective) is not None
             return SpecSort(attribute=resolved, descending=descending, text=m.group(0))

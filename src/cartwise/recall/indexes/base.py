@@ -149,6 +149,11 @@ class PersistentIndex(Protocol):
         or None when another process wrote since: what is saved for it is named by it."""
         ...
 
+    def products(self, keys: Sequence[str]) -> list[Product | None]:
+        """Products by key, in order (None: not stored), read in one call: what a saved
+        BM25's hits are read with."""
+        ...
+
 
 @runtime_checkable
 class ProductIndex(Protocol):

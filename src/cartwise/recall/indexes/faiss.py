@@ -211,6 +211,11 @@ class FaissIndex:
             position = self._table.positions.get(key)
             return None if position is None else self._table.products[position]
 
+    def products(self, keys: Sequence[str]) -> list[Product | None]:
+        with self._lock:
+            positions, stored = self._table.positions, self._table.products
+            return [None if (at := positions.get(key)) is None else stored[at] for key in keys]
+
     def platforms(self) -> list[str]:
         with self._lock:
             return self._table.platforms()

@@ -167,6 +167,8 @@ class ProductTable:
         )  # fmt: skip
         self._specs: SpecColumns | None = None
         """Built on the first spec filter after a write (most searches carry none)."""
+        self._platform_names: list[str] | None = None
+        """Computed on the first call after a write: every search of every platform asks."""
 
     @property
     def vectors(self) -> Matrix:
@@ -190,7 +192,7 @@ class ProductTable:
     def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
         """Replace rows whose key exists, append the rest (last one wins within a batch)."""
         matrix = self.check(products, vectors)
-        self._specs = None
+        self._specs, self._platform_names = None, None
         latest: dict[str, int] = {p.key: i for i, p in enumerate(products)}
         new_rows: list[int] = []
         for key, i in latest.items():
@@ -230,7 +232,7 @@ class ProductTable:
         if not doomed:
             return []
         removed = [self.keys[i] for i in doomed]
-        self._specs = None
+        self._specs, self._platform_names = None, None
         keep = np.ones(len(self.keys), dtype=np.bool_)
         keep[doomed] = False
         self.keys = [k for k, kept in zip(self.keys, keep, strict=True) if kept]
@@ -241,8 +243,11 @@ class ProductTable:
         return removed
 
     def platforms(self) -> list[str]:
-        present = set(np.unique(self._platforms.rows).tolist())
-        return sorted(name for name, code in self._platform.codes.items() if code in present)
+        if self._platform_names is None:
+            present = set(np.unique(self._platforms.rows).tolist())
+            codes = self._platform.codes.items()
+            self._platform_names = sorted(name for name, code in codes if code in present)
+        return list(self._platform_names)
 
     def iter_products(self) -> Iterator[Product]:
         return iter(list(self.products))

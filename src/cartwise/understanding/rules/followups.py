@@ -127,8 +127,9 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     (
         re.compile(
             r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从高到低|从贵到便宜|由高到低|降序)(?:排序|排列|排)?|"
-            r"贵的(?:排)?(?:在)?前(?:面)?|最贵的|"
-            r"\bprice:? high(?:est)? to low(?:est)?\b|\bmost expensive (?:first|ones?)\b|"
+            r"(?:价格|价钱)?(?:贵|高)的(?:排|放)?(?:在)?前(?:面)?|最贵的|[从由]?高到低|"
+            r"\b(?:price:? )?high(?:est)? to low(?:est)?\b|\bmost expensive (?:first|ones?)\b|"
+            r"\b(?:from )?expensive to cheap(?:est)?\b|\bdescending price\b|高价优先|"
             r"\bpriciest\b|\bsort(?:ed)? by price,? (?:descending|high)|\bexpensive first\b"
         ),
         "price_desc",
@@ -136,8 +137,11 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     (
         re.compile(
             r"(?:按(?:价格|价钱))?(?:价格|价钱)?(?:从低到高|从便宜到贵|由低到高|升序)(?:排序|排列|排)?|"
-            r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排)?(?:在)?前(?:面)?|最便宜的|最实惠的|"
-            r"\bprice:? low(?:est)? to high(?:est)?\b|\bcheapest (?:first|ones?)\b|"
+            r"按(?:价格|价钱)(?:排序|排列|排)?|价格排序|便宜的(?:排|放)?(?:在)?前(?:面)?|最便宜的|最实惠的|"
+            r"(?:价格|价钱)低的(?:排|放)?(?:在)?前(?:面)?|[从由]?低到高|"
+            r"\b(?:price:? )?low(?:est)? to high(?:est)?\b|\bcheapest (?:first|ones?)\b|"
+            r"\b(?:from )?cheap(?:est)? to (?:most )?expensive\b|\bleast expensive first\b|"
+            r"\bascending price\b|低价优先|"
             r"\bsort(?:ed)? by price\b|\border(?:ed)? by price\b|\bby price\b|\bthe cheapest\b|"
             r"\blowest price first\b|^\s*cheapest\b|\bfrom (?:the )?cheapest\b"
         ),
@@ -161,7 +165,7 @@ SORTS: list[tuple[re.Pattern[str], SortOrder]] = [
     ),
 ]
 CHEAPER = re.compile(
-    r"更便宜|便宜[一]?[点些]|再便宜|便宜的吗|有便宜的|低价[一]?[点些]?|平价[一]?[点些]?|价格(?:能|可以)?再?低[一]?[点些]|"
+    r"更便宜|便宜[一]?[点些]|再便宜|便宜的吗|有便宜的|低价(?!优先)[一]?[点些]?|平价[一]?[点些]?|价格(?:能|可以)?再?低[一]?[点些]|"
     r"比[^，。,.？?]{1,10}?便宜|不那么贵|太贵了?|贵了|更实惠|实惠[一]?[点些]|价格低[一]?[点些]|更低价|省钱[一]?[点些]?|"
     r"\bcheaper\b|\bless expensive\b|\blower[- ]priced?\b|\bmore affordable\b|\btoo expensive\b|"
     r"\btoo pricey\b|\bless money\b|\bbudget (?:option|pick|one)s?\b|\bnot so expensive\b|"

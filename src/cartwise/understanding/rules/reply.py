@@ -141,6 +141,7 @@ def write_reply(facts: ReplyFacts) -> str:
     if facts.applied:
         joined = _join(facts.applied, zh)
         lines.append(f"已按你的要求：{joined}。" if zh else f"Applied: {joined}.")
+    lines.extend(facts.notices)
     if facts.filtered_out:
         parts = [
             f"{reason} {count} 件" if zh else f"{count} {reason}"

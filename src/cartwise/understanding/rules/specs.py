@@ -35,8 +35,8 @@ def masked(text: str, spans: list[Span]) -> str:
     return "".join(chars)
 
 
-def read_specs(text: str) -> tuple[RequestSpecs, list[Span]]:
-    specs = parse_request_specs(text)
+def read_specs(text: str, context: str = "") -> tuple[RequestSpecs, list[Span]]:
+    specs = parse_request_specs(text, context)
     return specs, spec_spans(text, specs)
 
 
