@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, ProductSpecs, check
 from cartwise.embedding.base import normalize_rows
-from cartwise.recall.indexes.base import ColumnFilteredIndex, ProductIndex, SearchFilters
+from cartwise.recall.indexes.base import ProductIndex, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.milvus import MilvusIndex, filter_expression
 from cartwise.recall.indexes.numpy import NumpyIndex
@@ -221,19 +221,3 @@ def test_milvus_expression_escapes_quotes_and_backslashes() -> None:
         '(platform in ["jd"]) and (brand_cf in ["levi\'s \\"red\\" \\\\ x\\" or 1==1 or \\""])'
     )
     assert filter_expression(None) == "" and filter_expression(SearchFilters()) == ""
-
-
-@settings(max_examples=60, deadline=None)
-@given(filters=filters_strategy)
-def test_passing_keys_are_exactly_the_products_the_filter_accepts(
-    filled_index: ProductIndex, filters: SearchFilters
-) -> None:
-    """The lexical search skips documents outside an index's passing keys without reading
-    them: the keys must be every accepted product, and only those."""
-    if not isinstance(filled_index, ColumnFilteredIndex):
-        pytest.skip("this backend filters rows, not columns")
-    expected = {p.key for p in CATALOG if filters.accepts(p)}
-    passing = filled_index.passing_keys(filters)
-    # None: no restriction at all, which only a filter accepting everything may say.
-    assert (passing if passing is not None else {p.key for p in CATALOG}) == expected
-    assert filled_index.passing_keys(None) is None

@@ -10,7 +10,6 @@ from cartwise.embedding import create_embedder
 from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput, UnknownPlatform
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.lexical import model_forms, model_tokens, tokenize
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
@@ -204,29 +203,3 @@ def test_after_ingest_a_new_process_searches_without_reading_the_catalog(
     assert [h.product.key for h in third.search("zyxwv", mode="lexical").results] == ["jd:new"]
     assert [h.product.key for h in third.search("Ryzen 9 5900X", k=5).results] == before[1]
     third.close()
-
-
-def test_a_filtered_lexical_search_reads_only_products_the_filter_may_accept(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A long query scores most documents above zero; a saved BM25 reads each hit's product
-    by key, so a filtered search read every product ranked before its k-th accepted one."""
-    service = _service(settings)
-    service.finish_ingest()
-    service.close()
-    read: list[str] = []
-    real_get = FaissIndex.get
-
-    def counting_get(index: FaissIndex, key: str) -> Product | None:
-        read.append(key)
-        return real_get(index, key)
-
-    monkeypatch.setattr(FaissIndex, "get", counting_get)
-    reopened = RecallService.open(settings, create_embedder(settings.embedder))
-    filters = SearchFilters(platforms=["jd"], brands=["Sony"])
-    query = " ".join(title for title, _, _ in MODEL_CATALOG)
-    hits = reopened.search(query, k=3, filters=filters, mode="lexical").results
-    assert hits and all(filters.accepts(h.product) for h in hits)
-    accepted = {p.key for p in reopened.index.iter_products() if filters.accepts(p)}
-    assert set(read) <= accepted
-    reopened.close()

@@ -35,7 +35,6 @@ from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import (
-    ColumnFilteredIndex,
     FullTextIndex,
     PersistentIndex,
     ProductIndex,
@@ -252,12 +251,7 @@ class RecallService:
         """BM25 in the index when it has it (Milvus), else the in-process table."""
         if isinstance(self.index, FullTextIndex) and self.index.full_text:
             return self.index.search_text(query, k, filters)
-        passing = (
-            self.index.passing_keys(filters)
-            if isinstance(self.index, ColumnFilteredIndex)
-            else None
-        )
-        return self.lexical.search(query, k, filters, passing=passing)
+        return self.lexical.search(query, k, filters)
 
     def _reload(self) -> None:
         self.index.reload()

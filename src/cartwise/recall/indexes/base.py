@@ -127,17 +127,6 @@ class FullTextIndex(Protocol):
 
 
 @runtime_checkable
-class ColumnFilteredIndex(Protocol):
-    """An index that holds its filter fields as columns (FAISS: its in-memory table), so the
-    keys passing a filter are found without reading a product."""
-
-    def passing_keys(self, filters: SearchFilters | None) -> frozenset[str] | None:
-        """The keys of every product `filters` may accept (None: no restriction at all); a
-        product outside it is one `filters.accepts` rejects."""
-        ...
-
-
-@runtime_checkable
 class PersistentIndex(Protocol):
     """An index that can save what opening it would otherwise compute (FAISS: its in-memory
     table), so the next process opens it in milliseconds."""

@@ -220,14 +220,6 @@ class FaissIndex:
         with self._lock:
             return self._table.platforms()
 
-    def passing_keys(self, filters: SearchFilters | None) -> frozenset[str] | None:
-        with self._lock:
-            mask = self._table.mask(filters)
-            if mask is None:
-                return None
-            keys = self._table.keys
-            return frozenset(keys[int(i)] for i in np.flatnonzero(mask))
-
     def iter_products(self) -> Iterator[Product]:
         with self._lock:
             return self._table.iter_products()
