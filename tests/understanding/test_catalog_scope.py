@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from cartwise.catalog.product import Domain
-from cartwise.understanding.catalog_scope import CatalogTypes, closest_type, judge_request
+from cartwise.understanding.catalog_scope import (
+    CatalogTypes,
+    closest_type,
+    judge_request,
+    names_gap,
+)
 from tests.factories import make_product
 
 TYPES = CatalogTypes(present=frozenset({"earbuds", "raincoat"}))
@@ -62,3 +67,36 @@ def test_a_generic_noun_names_the_types_it_ends_and_latin_names_end_nothing() ->
     assert {"earbuds", "over_ear_headphones"} <= {t.slug for t in types_by_head("耳机")}
     # "Kindle" is listed among the Chinese names of e-readers; "le" must not match "motorcycle".
     assert types_by_head("used motorcycle") == ()
+
+
+GOODS = CatalogTypes(present=frozenset({"car_wash_kit", "dog_food", "cat_food"}))
+
+
+def test_a_service_word_inside_the_name_of_goods_is_those_goods() -> None:
+    for request in ("a car wash kit for the weekend", "洗车套装", "按摩椅"):
+        verdict = judge_request(request, types=GOODS, best_similarity=0.99, floor=0.5)
+        assert verdict.kind != "service", request
+    alone = judge_request("找个地方洗车", types=GOODS, best_similarity=0.99, floor=0.5)
+    assert (alone.carried, alone.kind) == (False, "service")
+
+
+def test_something_for_a_pet_is_pet_goods_not_a_live_animal() -> None:
+    verdict = judge_request(
+        "anything for cat she is old", types=GOODS, best_similarity=0.1, floor=0.5, recipient="cat"
+    )
+    assert verdict.carried and verdict.rule == "pet_goods"
+    wanted = judge_request("a kitten", types=GOODS, best_similarity=0.99, floor=0.5)
+    assert (wanted.carried, wanted.kind) == (False, "animal")
+
+
+def test_a_pet_named_while_shopping_pet_goods_is_whom_they_are_for() -> None:
+    assert names_gap("狗狗专用的")
+    assert not names_gap("狗狗专用的", for_pets=True)
+    assert names_gap("上门洗澡服务", for_pets=True)
+
+
+def test_a_live_animal_asked_for_is_not_carried_even_beside_a_pet_name() -> None:
+    verdict = judge_request(
+        "仓鼠 活体 包邮", types=GOODS, best_similarity=0.99, floor=0.5, recipient="hamster"
+    )
+    assert (verdict.carried, verdict.kind) == (False, "animal")

@@ -179,3 +179,52 @@ def test_a_chinese_order_without_its_usual_framing_sorts(
     reading = read(rules, message, searching("perfume", "perfume"))
     assert reading.followup is not None and reading.followup.kind == "sort"
     assert reading.followup.sort == order
+
+
+def test_a_dislike_before_a_request_for_a_type_only_the_taxonomy_names_keeps_the_request(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "不太喜欢玻璃的，帮我找个便当盒")
+    assert reading.types == ["lunch_box"]
+    assert [(s.slug, s.polarity) for s in reading.stated] == [("glass", Polarity.DISLIKE)]
+
+
+def test_switching_away_from_the_brand_in_use_leaves_it_out_for_this_request(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "用了好久的小米，这次想换个别的牌子的充电宝")
+    assert reading.brands == []
+    assert [(s.slug, s.polarity, s.scope) for s in reading.stated] == [
+        ("xiaomi", Polarity.DISLIKE, "request")
+    ]
+    assert "小米" not in reading.query
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["honestly I'm fed up with Adidas, any other sneakers?", "受够了耐克，看看别的运动鞋"],
+)
+def test_an_idiom_of_refusal_is_a_hard_dislike(rules: RulesEngine, message: str) -> None:
+    reading = read(rules, message)
+    refused = [s for s in reading.stated if s.polarity is Polarity.DISLIKE]
+    assert refused and refused[0].category.value == "brand"
+    assert refused[0].strength is Strength.HARD
+
+
+def test_an_umbrella_word_beside_its_member_names_the_member(rules: RulesEngine) -> None:
+    reading = read(rules, "grandma drinks green tea all day, a tin of tea for her?")
+    assert "tea" in reading.types and "beer" not in reading.types
+
+
+@pytest.mark.parametrize(
+    ("message", "recipient"), [("想送爸一块手表", "dad"), ("给妈挑双拖鞋", "mum")]
+)
+def test_a_one_character_kin_word_after_give_names_the_recipient(
+    rules: RulesEngine, message: str, recipient: str
+) -> None:
+    assert read(rules, message).recipient == recipient
+
+
+@pytest.mark.parametrize("message", ["想养一只柯基", "两只小猫多少钱"])
+def test_a_pet_that_is_bought_is_nobody_to_buy_for(rules: RulesEngine, message: str) -> None:
+    assert read(rules, message).recipient in ("", "self")

@@ -127,9 +127,15 @@ def types_named_in(text: str) -> list[ProductType]:
     ("零食", "toys") stands for all its member types. English names match whole words and a
     plain plural ("bookshelves" does not, "sofas" does): the vocabulary's matcher."""
     owner = _owners()
+    named = [owner.get(m.surface, ()) for m in matcher("product_type", "type_group").find(text)]
+    # An umbrella word beside one of its own members names that member ("he drinks tea":
+    # tea, not every drink).
+    singles = {kinds[0] for kinds in named if len(kinds) == 1}
     found: list[ProductType] = []
-    for match in matcher("product_type", "type_group").find(text):
-        for kind in owner.get(match.surface, ()):
+    for kinds in named:
+        if len(kinds) > 1 and singles & set(kinds):
+            continue
+        for kind in kinds:
             if kind not in found:
                 found.append(kind)
     return found

@@ -27,12 +27,15 @@ from typing import cast
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
+from cartwise.memory.store import SELF
 from cartwise.text import has_han
 from cartwise.understanding.base import GapKind
 from cartwise.understanding.reading import Language
 from cartwise.vocabulary import matcher
 from cartwise.vocabulary.gaps import gap_words
+from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.nouns import singular
+from cartwise.vocabulary.people import pets
 
 _SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
 # Heads too general to stand for a product type on their own ("a chess set", "bath mat").
@@ -101,6 +104,13 @@ class CatalogTypes:
                     english.add(words[-1])
         return cls(frozenset(present), untyped, frozenset(chinese), frozenset(english))
 
+    def carries_domain(self, domain: str) -> bool:
+        """Whether any type with offers belongs to `domain`."""
+        return any(
+            (kind := product_type(slug)) is not None and kind.domain == domain
+            for slug in self.present
+        )
+
     def named_by_category(self, request: str) -> bool:
         text = request.casefold()
         if any(name in text for name in self.chinese):
@@ -119,18 +129,43 @@ def _leaf(category: str) -> str:
 _PATH_MARK = re.compile(r"\s*(?:›|>)\s*")
 
 
-def names_gap(text: str) -> bool:
+def names_gap(text: str, *, for_pets: bool = False) -> bool:
     """Whether `text` names something shops do not sell as goods, or no general store
-    carries (a service, a ticket, a vehicle, a live animal…)."""
-    return bool(
-        _first_kind("not_goods", text.casefold()) or _first_kind("never_carried", text.casefold())
+    carries (a service, a ticket, a vehicle, a live animal…). `for_pets`: the talk is about
+    pet goods already, so a pet named ("老年猫专用的") says whom they are for."""
+    never = _first_kind("never_carried", text.casefold())
+    if for_pets and never == "animal":
+        never = ""
+    return bool(_first_kind("not_goods", text.casefold()) or never)
+
+
+def _asks_for_the_animal(text: str) -> bool:
+    """Whether an animal word other than a pet's own name is said (活体, 领养, live): then
+    the animal itself is asked for, even where a pet is whom the talk is about."""
+    forms = {fold_form(form) for pet in pets() for form in pet.forms}
+    return any(
+        entry.category == "never_carried" and entry.slug == "animal" and m.surface not in forms
+        for m in matcher("gap").candidates(text)
+        for entry in m.entries
     )
 
 
 def _first_kind(group: str, text: str) -> GapKind:
     """The first gap kind of `group` (the vocabulary's order) whose words `text` holds: any
     occurrence counts, so a word of another group around it hides nothing (飞机 in 飞机票)."""
-    found = matcher("gap").candidates(text)
+    # A gap word inside a longer name of goods is those goods ("car wash kit", 洗车套装,
+    # 按摩椅 are products; "car wash" and 按摩 alone are services).
+    type_spans = [
+        (m.start, m.end) for m in matcher("product_type", "product_noun").candidates(text)
+    ]
+    found = [
+        m
+        for m in matcher("gap").candidates(text)
+        if not any(
+            start <= m.start and m.end <= end and end - start > m.end - m.start
+            for start, end in type_spans
+        )
+    ]
     named = {e.slug for m in found for e in m.entries if e.category == group}
     kinds = gap_words()[group]
     return cast(GapKind, next((kind for kind in kinds if kind in named), ""))
@@ -148,9 +183,16 @@ class ScopeVerdict:
 
 
 def judge_request(
-    request: str, *, types: CatalogTypes, best_similarity: float | None, floor: float
+    request: str,
+    *,
+    types: CatalogTypes,
+    best_similarity: float | None,
+    floor: float,
+    recipient: str = SELF,
 ) -> ScopeVerdict:
-    """Whether the catalog carries what `request` (the understood search phrase) asks for."""
+    """Whether the catalog carries what `request` (the understood search phrase) asks for.
+    A request for a pet (`recipient`, "something for my dog") is for pet goods: the pet's
+    name in it is no live animal asked for."""
     text = request.casefold()
     if kind := _first_kind("not_goods", text):
         return ScopeVerdict(False, kind, "not_goods")
@@ -165,8 +207,13 @@ def judge_request(
         if types.untyped:
             return ScopeVerdict(True, rule="named_type", named=named)
         return ScopeVerdict(False, rule="missing_type", named=named)
-    if kind := _first_kind("never_carried", text):
+    for_pet = recipient in {pet.slug for pet in pets()}
+    kind = _first_kind("never_carried", text)
+    live = _asks_for_the_animal(text)
+    if kind and not (kind == "animal" and for_pet and not live):
         return ScopeVerdict(False, kind, "never_carried")
+    if for_pet and not live and types.carries_domain("pets"):
+        return ScopeVerdict(True, rule="pet_goods")
     carried = best_similarity is not None and best_similarity >= floor
     return ScopeVerdict(carried, rule="relevance")
 

@@ -59,6 +59,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             types=types,
             best_similarity=ranked[0][1] if ranked else None,
             floor=settings.catalog_relevance_floor,
+            recipient=plan.recipient,
         )
         if not verdict.carried:
             closest = closest_type(

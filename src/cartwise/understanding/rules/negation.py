@@ -61,7 +61,7 @@ _NEGATIVE: list[tuple[str, TriggerClass]] = [
     ),
     (_alternation(safety_words().before), "safety"),
     (
-        r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|反感|嫌弃|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|despise|aversion to|not a (?:big |huge |real )?fan of|not really into|not really a fan of|not crazy about|not too keen on|not keen on|no interest in|not interested in|没什么兴趣|不太感兴趣|不感兴趣|不怎么感兴趣",
+        r"不喜欢|不太喜欢|不怎么喜欢|不大喜欢|不爱|讨厌|受不了|受够了|烦透了|反感|嫌弃|(?:i'?ve |i have )?had it with|(?:i'?m |i am )?(?:sick|tired) of|fed up with|done with|不感冒|看不上|don'?t like|do not like|doesn'?t like|dislike|hate|not a fan of|not into|can'?t stand|cannot stand|not fond of|don'?t enjoy|do not enjoy|detest|despise|aversion to|not a (?:big |huge |real )?fan of|not really into|not really a fan of|not crazy about|not too keen on|not keen on|no interest in|not interested in|没什么兴趣|不太感兴趣|不感兴趣|不怎么感兴趣",
         "aversion",
     ),
     (
@@ -132,6 +132,7 @@ _FREE_SUFFIX = re.compile(r"^[\s-]?free\b|^\s?free of")
 EMPHATIC = re.compile(
     r"绝不|绝对|坚决|千万|死也|永远|从不|从来不|再也不|一点都不|完全不|严格|absolutely|never|definitely|"
     r"under no circumstances|strictly|at all|whatsoever|hate|detest|can'?t stand|cannot stand|讨厌|受不了|"
+    r"受够了|had it with|fed up with|sick of|"
     r"seriously|severe|严重|死活|despise"
 )
 SAFETY_CONTEXT = re.compile(

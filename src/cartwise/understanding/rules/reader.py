@@ -103,6 +103,15 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
+def _type_domain(text: str, contained: Sequence[Match]) -> str:
+    """The domain of the first product type the message names outside what it must hold
+    ("饭盒" names kitchen goods even where the lexicon's nouns do not list it)."""
+    for noun in contained:
+        text = text.replace(text[noun.start : noun.end], " ")
+    named = types_named_in(text)
+    return str(named[0].domain) if named else ""
+
+
 def _product_type(matches: list[Match]) -> str:
     """The product noun the message names: its first specific domain noun ("耳机", "running
     shoes"); a recipient noun ("宝宝") only when there is nothing else."""
@@ -160,7 +169,7 @@ class RulesReader:
         # "要能装15寸电脑的": the laptop is what the backpack must hold, not what is asked for.
         contained = requests.contained_nouns(text, matches)
         nouns = [m for m in matches if m not in contained]
-        noun_domain = _noun_domain(nouns, text)
+        noun_domain = _noun_domain(nouns, text) or _type_domain(text, contained)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
         removed.extend(requests.url_spans(text))
@@ -199,6 +208,25 @@ class RulesReader:
         stated, brands, retracted = self._preferences(
             scoping, noun_clauses, text, domain, session, memory, slots, holders
         )
+        other = followup.followup.other if followup.followup is not None else []
+        if brands and "brand" in other:
+            # "想换个牌子…现在用的是好奇": the brand named is the one to move away from, for
+            # this request (it is no standing dislike).
+            stated.extend(
+                StatedPreference(
+                    polarity=Polarity.DISLIKE,
+                    category=Category.BRAND,
+                    slug=brand,
+                    domain=domain,
+                    keywords=self._lexicon.keywords("preference", brand),
+                    scope="request",
+                )
+                for brand in brands
+            )
+            removed.extend(
+                (t.match.start, t.match.end) for t in scoping.terms if t.term.slug in brands
+            )
+            brands = []
         answered = self._answer_open_questions(text, session, slots, language)
         if not stated and not retracted and not noun_domain:
             flip = _anaphoric_flip(text, memory)
@@ -257,7 +285,7 @@ class RulesReader:
             and not noun_domain
             and not types
             and not asked_kind(query)
-            and not names_gap(query)
+            and not names_gap(query, for_pets=session.category == "pets")
             and query
             and intent == "search"
             and session.active_search is not None

@@ -51,6 +51,10 @@ _EN_PET_PATTERN = re.compile(
     + "|".join(re.escape(f) for f in _EN_PETS)
     + r")(?:'s)?(?![a-z-])"
 )
+# A purchase verb right before a pet: the animal itself is what is bought ("想买只布偶猫").
+_ZH_ANIMAL_BOUGHT = re.compile(
+    r"(?:买|领养|养|要)(?:一|两|几)?(?:只|条|个|头)?$|(?:^|[^家的])(?:一|两|几)(?:只|条|头)$"
+)
 # A child named by age: "my 6 year old", "my 10-year-old".
 _EN_AGED_CHILD = re.compile(
     r"(?<![a-z])(?:my|our)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -115,6 +119,8 @@ def find_recipients(text: str) -> list[Mention]:
             continue
         mentions.append(Mention(hit.start(), hit.end(), _FORM_TO_SLUG[form]))
     for hit in _ZH_PET_PATTERN.finditer(lowered):
+        if _ZH_ANIMAL_BOUGHT.search(lowered[: hit.start()]):
+            continue  # "想买只布偶猫": the animal is what is bought, nobody to buy for
         if not any(a < hit.end() and hit.start() < b for a, b in taken):
             mentions.append(Mention(hit.start(), hit.end(), _PET_FORMS[hit.group(0)]))
             taken.append(hit.span())
