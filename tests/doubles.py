@@ -348,6 +348,8 @@ class CountingEmbedder:
         self.inner = inner
         self.documents_embedded = 0
         self.queries_embedded = 0
+        self.queries: list[str] = []
+        """Every query text that reached the model, in order."""
 
     @property
     def name(self) -> str:
@@ -359,6 +361,7 @@ class CountingEmbedder:
 
     def embed_query(self, text: str) -> Vector:
         self.queries_embedded += 1
+        self.queries.append(text)
         return self.inner.embed_query(text)
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:

@@ -266,6 +266,14 @@ class Settings(BaseSettings):
     404, as if there were no such route. Empty: `/metrics` answers only on a loopback
     connection (a scraper on the same host)."""
 
+    turn_threads: int = Field(default=32, ge=1, le=256)
+    """Threads `cartwise serve` runs turns' blocking work in (store calls, the reader,
+    searches, the model), started as needed and shared fairly between shoppers."""
+
+    turn_threads_per_shopper: int = Field(default=8, ge=1, le=256)
+    """Of `turn_threads`, how many one shopper's jobs may hold at once (one turn runs up to
+    six searches at a time); the rest stay free for other shoppers (past turn_threads: all)."""
+
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
     for at most this long before it exits (keep it below the orchestrator's kill timeout)."""

@@ -19,6 +19,8 @@ CJK = "\u3040-\u30ff\uac00-\ud7af" + HAN
 HAN_CHAR = re.compile(f"[{HAN}]")
 HAN_RUN = re.compile(f"[{HAN}]+")
 CJK_CHAR = re.compile(f"[{CJK}]")
+WORD = re.compile(f"[{CJK}]|[^\\s{CJK}]+")
+"""A word as length is counted: one CJK character, or a run of other non-space characters."""
 
 
 def has_han(text: str) -> bool:
@@ -29,6 +31,17 @@ def has_han(text: str) -> bool:
 def han_runs(text: str) -> list[str]:
     """The maximal runs of Chinese characters, in order."""
     return HAN_RUN.findall(text)
+
+
+def leading_words(text: str, limit: int) -> str:
+    """The start of `text` up to the end of its `limit`-th word (`WORD`: a CJK character
+    counts as one); `text` itself when it has no more. Costs what the kept start costs."""
+    end = 0
+    for count, match in enumerate(WORD.finditer(text), start=1):
+        if count > limit:
+            return text[:end]
+        end = match.end()
+    return text
 
 
 def narrow(text: str) -> str:

@@ -76,3 +76,24 @@ def test_product_nouns_map_to_domains(noun: str, domain: str) -> None:
 def test_longest_form_wins() -> None:
     surfaces = [m.surface for m in load_lexicon().scan("羽绒服 咖啡色")]
     assert surfaces == ["羽绒服", "咖啡色"]
+
+
+def test_a_message_is_segmented_once_however_many_one_character_nouns_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each one-character noun is checked against jieba's words; a pasted message holding
+    dozens of them was segmented whole once per noun."""
+    import jieba
+
+    calls: list[str] = []
+    real = jieba.tokenize
+
+    def counting(text: str, *args: object, **kwargs: object) -> object:
+        calls.append(text)
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jieba, "tokenize", counting)
+    message = "想买一双鞋，一个包，一盏灯，一把伞，还有一个杯和一条裤子，" * 6
+    matches = load_lexicon().scan(message)
+    assert sum(m.surface in {"鞋", "包", "灯", "伞", "杯"} for m in matches) > 5
+    assert len(calls) == 1

@@ -10,6 +10,7 @@ RUN_STARTED, the agent's events, then exactly one of RUN_FINISHED or RUN_ERROR.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.run import validate_turn
 from cartwise.api.deps import ApiState
 from cartwise.api.errors import public_message
+from cartwise.api.fair import current_shopper
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.settings import Settings
@@ -95,6 +97,9 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
 
     yield encoder.encode(RunStartedEvent(thread_id=turn.thread, run_id=turn.run_id))
     started = time.perf_counter()
+    # The turn's blocking work is queued as this shopper's (api/fair.py).
+    context = contextvars.copy_context()
+    context.run(current_shopper.set, turn.user)
     task: asyncio.Task[BaseModel] = asyncio.create_task(
         state.runner(
             deps,
@@ -103,7 +108,8 @@ async def stream_turn(state: ApiState, deps: AgentDeps, turn: TurnRequest) -> As
             message=turn.message,
             emit=emit,
             language=turn.language,
-        )
+        ),
+        context=context,
     )
     _running_turns.add(task)
     task.add_done_callback(_running_turns.discard)

@@ -3,6 +3,7 @@ body-size limit and the shared state; the lifespan opens and closes the backends
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,6 +18,7 @@ from cartwise.api.accounts import create_account_store
 from cartwise.api.auth import Authenticator
 from cartwise.api.deps import ApiState, DepsProvider, TurnRunner
 from cartwise.api.errors import install_error_handlers
+from cartwise.api.fair import FairExecutor
 from cartwise.api.limits import BodySizeLimit, RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
 from cartwise.api.passwords import PasswordHasher
@@ -58,6 +60,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The loop shuts its default executor down when it ends (asyncio.run does).
+        asyncio.get_running_loop().set_default_executor(
+            FairExecutor(
+                settings.turn_threads,
+                per_shopper=min(settings.turn_threads_per_shopper, settings.turn_threads),
+            )
+        )
         metrics.attach()
         try:
             await run_in_threadpool(provider.get)

@@ -30,7 +30,7 @@ from cartwise.catalog.brands import (
     write_brands,
 )
 from cartwise.catalog.product import Product
-from cartwise.embedding.base import Embedder, Matrix, normalize_vector
+from cartwise.embedding.base import Embedder, Matrix, normalize_vector, query_start
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
@@ -291,7 +291,7 @@ class RecallService:
             raise InvalidInput(f"k must be at least 1, got {k}")
         self.sync()
         self.check_filters(filters)
-        q = self.embedder.embed_query(query)
+        q = self.embedder.embed_query(query_start(query))
         # No likes (or β = 0): no user vector at all, so nothing of the profile leaks in.
         u = (
             self.embedder.embed_query(profile)

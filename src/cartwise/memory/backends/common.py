@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from cartwise.catalog.domain_classifier import DomainClassifier
-from cartwise.embedding.base import Embedder, Vector
+from cartwise.embedding.base import Embedder, Vector, query_start
 from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
@@ -440,7 +440,7 @@ class VectorRanking(ABC):
         prepared = self._namespace(user, recipient)
         if not prepared.entries:
             return ScoredNamespace.empty()
-        query_vector = self._query_embedder.embed_query(query)
+        query_vector = self._query_embedder.embed_query(query_start(query))
         # einsum, not `@`: OpenBLAS threads a large matrix-vector product, which costs more
         # than it saves on a busy machine (see DomainClassifier.read).
         scores = np.einsum("ij,j->i", prepared.matrix, query_vector)

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from cartwise.embedding.base import Embedder
+from cartwise.embedding.base import Embedder, query_start
 from cartwise.errors import ConfigurationError
 from cartwise.log import logger
 from cartwise.understanding.acts.act import ACTS, Act
@@ -100,7 +100,7 @@ class ActClassifier:
         sentence = None
         if model.reads_sentences:
             assert self._embedder is not None
-            sentence = self._embedder.embed_query(message)
+            sentence = self._embedder.embed_query(query_start(message))
         probabilities = model.probabilities(columns, weights, sentence)
         return {act: float(probabilities[i]) for i, act in enumerate(ACTS)}
 

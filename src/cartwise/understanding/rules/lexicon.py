@@ -74,15 +74,21 @@ class Match:
         return next((t for t in self.terms if t.kind == kind), None)
 
 
-def _modifier_only(text: str, position: int) -> bool:
-    """A one-character noun that starts a longer word only modifies it: Chinese compounds
-    are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
+@lru_cache(maxsize=8)
+def _word_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """jieba's words of `text` as (start, end), segmented once per text: a message with many
+    one-character nouns is checked against one segmentation, not one per noun (a pasted
+    2,000-character message had 85 such checks, each segmenting the whole text)."""
     import jieba  # loaded only when a one-character noun needs checking
 
     jieba.setLogLevel(logging.WARNING)
-    for _word, start, end in jieba.tokenize(text):
-        first: int = start
-        last: int = end
+    return tuple((start, end) for _word, start, end in jieba.tokenize(text))
+
+
+def _modifier_only(text: str, position: int) -> bool:
+    """A one-character noun that starts a longer word only modifies it: Chinese compounds
+    are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
+    for first, last in _word_spans(text):
         if first <= position < last:
             return last - first > 1 and position != last - 1
     return False
