@@ -31,7 +31,7 @@ from cartwise.memory.store import SELF
 from cartwise.text import has_han
 from cartwise.understanding.base import GapKind
 from cartwise.understanding.reading import Language
-from cartwise.vocabulary import matcher
+from cartwise.vocabulary import Match, matcher
 from cartwise.vocabulary.gaps import gap_words
 from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.nouns import singular
@@ -133,32 +133,31 @@ def names_gap(text: str, *, for_pets: bool = False) -> bool:
     """Whether `text` names something shops do not sell as goods, or no general store
     carries (a service, a ticket, a vehicle, a live animal…). `for_pets`: the talk is about
     pet goods already, so a pet named ("老年猫专用的") says whom they are for."""
-    never = _first_kind("never_carried", text.casefold())
+    hits = _gap_hits(text.casefold())
+    never = _first_kind("never_carried", hits)
     if for_pets and never == "animal":
         never = ""
-    return bool(_first_kind("not_goods", text.casefold()) or never)
+    return bool(_first_kind("not_goods", hits) or never)
 
 
-def _asks_for_the_animal(text: str) -> bool:
-    """Whether an animal word other than a pet's own name is said (活体, 领养, live): then
-    the animal itself is asked for, even where a pet is whom the talk is about."""
-    forms = {fold_form(form) for pet in pets() for form in pet.forms}
-    return any(
-        entry.category == "never_carried" and entry.slug == "animal" and m.surface not in forms
-        for m in matcher("gap").candidates(text)
-        for entry in m.entries
-    )
+@cache
+def _pet_forms() -> frozenset[str]:
+    return frozenset(fold_form(form) for pet in pets() for form in pet.forms)
 
 
-def _first_kind(group: str, text: str) -> GapKind:
-    """The first gap kind of `group` (the vocabulary's order) whose words `text` holds: any
-    occurrence counts, so a word of another group around it hides nothing (飞机 in 飞机票)."""
-    # A gap word inside a longer name of goods is those goods ("car wash kit", 洗车套装,
-    # 按摩椅 are products; "car wash" and 按摩 alone are services).
+@cache
+def _pet_slugs() -> frozenset[str]:
+    return frozenset(pet.slug for pet in pets())
+
+
+def _gap_hits(text: str) -> list[Match]:
+    """The gap words `text` holds, any occurrence (so a word of another group around one
+    hides nothing: 飞机 in 飞机票) — but none inside a longer name of goods: "car wash kit",
+    洗车套装 and 按摩椅 are products, "car wash" and 按摩 alone are services."""
     type_spans = [
         (m.start, m.end) for m in matcher("product_type", "product_noun").candidates(text)
     ]
-    found = [
+    return [
         m
         for m in matcher("gap").candidates(text)
         if not any(
@@ -166,7 +165,23 @@ def _first_kind(group: str, text: str) -> GapKind:
             for start, end in type_spans
         )
     ]
-    named = {e.slug for m in found for e in m.entries if e.category == group}
+
+
+def _asks_for_the_animal(hits: Sequence[Match]) -> bool:
+    """Whether an animal word other than a pet's own name is said (活体, 领养, live): then
+    the animal itself is asked for, even where a pet is whom the talk is about."""
+    return any(
+        entry.category == "never_carried"
+        and entry.slug == "animal"
+        and m.surface not in _pet_forms()
+        for m in hits
+        for entry in m.entries
+    )
+
+
+def _first_kind(group: str, hits: Sequence[Match]) -> GapKind:
+    """The first gap kind of `group` (the vocabulary's order) the hits name."""
+    named = {e.slug for m in hits for e in m.entries if e.category == group}
     kinds = gap_words()[group]
     return cast(GapKind, next((kind for kind in kinds if kind in named), ""))
 
@@ -194,7 +209,8 @@ def judge_request(
     A request for a pet (`recipient`, "something for my dog") is for pet goods: the pet's
     name in it is no live animal asked for."""
     text = request.casefold()
-    if kind := _first_kind("not_goods", text):
+    hits = _gap_hits(text)
+    if kind := _first_kind("not_goods", hits):
         return ScopeVerdict(False, kind, "not_goods")
     named = tuple(types_named_in(text)) or types_by_head(text)
     if any(t.slug in types.present for t in named):
@@ -207,9 +223,9 @@ def judge_request(
         if types.untyped:
             return ScopeVerdict(True, rule="named_type", named=named)
         return ScopeVerdict(False, rule="missing_type", named=named)
-    for_pet = recipient in {pet.slug for pet in pets()}
-    kind = _first_kind("never_carried", text)
-    live = _asks_for_the_animal(text)
+    for_pet = recipient in _pet_slugs()
+    kind = _first_kind("never_carried", hits)
+    live = _asks_for_the_animal(hits)
     if kind and not (kind == "animal" and for_pet and not live):
         return ScopeVerdict(False, kind, "never_carried")
     if for_pet and not live and types.carries_domain("pets"):

@@ -106,9 +106,7 @@ def _noun_domain(matches: list[Match], text: str) -> str:
 def _type_domain(text: str, contained: Sequence[Match]) -> str:
     """The domain of the first product type the message names outside what it must hold
     ("饭盒" names kitchen goods even where the lexicon's nouns do not list it)."""
-    for noun in contained:
-        text = text.replace(text[noun.start : noun.end], " ")
-    named = types_named_in(text)
+    named = types_named_in(masked(text, [(noun.start, noun.end) for noun in contained]))
     return str(named[0].domain) if named else ""
 
 
