@@ -223,7 +223,7 @@ def test_milvus_expression_escapes_quotes_and_backslashes() -> None:
     assert filter_expression(None) == "" and filter_expression(SearchFilters()) == ""
 
 
-_SHUFFLED_KEYS = [p.key for p in CATALOG][::-1] + ["jd:not-in-the-index"]
+_SHUFFLED_KEYS = [*[p.key for p in CATALOG][::-1], "jd:not-in-the-index"]
 """A key list in another order than the index's rows, with a key it does not hold."""
 
 
