@@ -6,6 +6,7 @@ next turn delivers (a CUSTOM event first)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -16,16 +17,19 @@ from cartwise.agent.deps import AgentDeps
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
 from cartwise.embedding import create_embedder
+from cartwise.errors import AccountErased
 from cartwise.memory import (
     create_preference_store,
     create_price_history,
     create_session_store,
     create_watch_store,
 )
+from cartwise.memory.pinned import PinnedPreferences, PinnedSessions, PinnedWatches
 from cartwise.memory.price_recorder import PriceRecorder
 from cartwise.memory.prices import DAY, PricePoint
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 from tests.factories import make_product
 
@@ -205,3 +209,45 @@ async def test_zh_back_in_stock_watch_fires_on_restock(deps: AgentDeps) -> None:
     restocked = [p.model_copy(update={"in_stock": True}) for p in price_only]
     assert reingest(deps, restocked)[1] == 1
     assert reingest(deps, [p.model_copy(update={"price": 279.0}) for p in restocked])[1] == 0
+
+
+class ErasingEngine(RulesEngine):
+    """The rules engine, deleting the account while it reads: the turn is past its start
+    and before the watch it will make."""
+
+    def __init__(self, deps: AgentDeps) -> None:
+        super().__init__()
+        self.deps = deps
+
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        reading = super().read(message, conversation)
+        for store in (self.deps.preferences, self.deps.sessions, self.deps.watches):
+            store.erase("ann")  # type: ignore[union-attr]
+        return reading
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_a_turn_running_while_the_account_is_deleted_creates_no_watch(
+    backend: str, settings: Settings, request: pytest.FixtureRequest
+) -> None:
+    if backend == "redis":
+        url = request.getfixturevalue("clean_redis")
+        settings = settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    deps = open_deps(settings)
+    try:
+        first = await turn(deps, "t", "推荐一款头戴耳机")
+        assert first.products
+        assert deps.watches is not None
+        # As the API runs a turn: every store pinned to the generation the user is at now.
+        pinned = dataclasses.replace(
+            deps,
+            preferences=PinnedPreferences(deps.preferences, "ann", deps.preferences.generation("ann")),
+            sessions=PinnedSessions(deps.sessions, "ann", deps.sessions.generation("ann")),
+            watches=PinnedWatches(deps.watches, "ann", deps.watches.generation("ann")),
+            engine=ErasingEngine(deps),
+        )  # fmt: skip
+        with pytest.raises(AccountErased):
+            await turn(pinned, "t", "第1个降到2000以下提醒我")
+        assert deps.watches.list("ann", include_closed=True) == []
+    finally:
+        deps.close()

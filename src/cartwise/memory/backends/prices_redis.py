@@ -5,8 +5,9 @@ time, members `time|price|currency|stock`; a Lua script appends a point only whe
 member differs, so concurrent ingests of one offer cannot write a point without a change.
 A batch is one pipeline of those calls.
 
-Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON) and
-`cw:{user}:webhook`, all under the user's hash tag; `cw:watchidx:{<model hash>}` lists the
+Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON),
+`cw:{user}:webhook` and `cw:{user}:watchgen` (the generation `erase` moves the user to; a
+write for an older one is refused), all under the user's hash tag; `cw:watchidx:{<model hash>}` lists the
 `user\\x1fid` of every watch of a model, which is how an ingest finds them. A watch fires by a
 compare-and-set script on its user's keys: the watch is marked fired and its alert written
 only if the watch still holds what was read, so two ingests cannot both fire it.
@@ -20,7 +21,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cartwise.errors import NotFound, QuotaExceeded
+from cartwise.errors import AccountErased, NotFound, QuotaExceeded
+from cartwise.memory.backends.common import NamespaceVersion
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -63,6 +65,31 @@ if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
 return 1
+"""
+
+# KEYS: watches hash, generation; ARGV: generation ('*': any), id, JSON. 1 when written, 0
+# when the user was erased since the generation was read.
+_ADD_LUA = """
+if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+
+# KEYS: webhook, generation; ARGV: generation ('*': any), url ('' deletes). As _ADD_LUA.
+_WEBHOOK_LUA = """
+if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+# KEYS: watches, alerts, webhook, generation; ARGV: the new generation. Deletes the user's
+# keys and moves the generation in one step; returns the watches deleted (their index
+# entries are removed after, from them).
+_ERASE_LUA = """
+local watches = redis.call('HVALS', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('SET', KEYS[4], ARGV[1])
+return watches
 """
 
 # KEYS: watches hash; ARGV: id, JSON as read, new JSON. 1 when written.
@@ -194,6 +221,10 @@ def _user_keys(user: str) -> tuple[str, str, str]:
     return f"{prefix}:watches", f"{prefix}:alerts", f"{prefix}:webhook"
 
 
+def _generation_key(user: str) -> str:
+    return f"cw:{{{user}}}:watchgen"
+
+
 class RedisWatchStore:
     """`WatchStore` in Redis."""
 
@@ -208,22 +239,33 @@ class RedisWatchStore:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self.max_watches = max_watches
         with self._redis.guard():
-            self._fire = self._redis.client.register_script(_FIRE_LUA)
-            self._swap = self._redis.client.register_script(_SWAP_LUA)
+            client = self._redis.client
+            self._fire = client.register_script(_FIRE_LUA)
+            self._swap = client.register_script(_SWAP_LUA)
+            self._add = client.register_script(_ADD_LUA)
+            self._set_webhook = client.register_script(_WEBHOOK_LUA)
+            self._erase = client.register_script(_ERASE_LUA)
 
     def _raw(self, user: str) -> dict[str, str]:
         with self._redis.guard():
             found: dict[Any, Any] = self._redis.client.hgetall(_user_keys(user)[0])
         return {_text(k): _text(v) for k, v in found.items()}
 
-    def add(self, watch: Watch) -> Watch:
+    def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
         now = time.time()
         live = [w for w in self._parsed(self._raw(watch.user)) if w.is_live(now)]
         if len(live) >= self.max_watches:
             raise QuotaExceeded("watches", self.max_watches, "cancel one first")
+        index, member = _index_key(watch.model), f"{watch.user}{_SEPARATOR}{watch.id}"
         with self._redis.guard():
-            self._redis.client.hset(_user_keys(watch.user)[0], watch.id, watch.model_dump_json())
-            self._redis.client.sadd(_index_key(watch.model), f"{watch.user}{_SEPARATOR}{watch.id}")
+            # Indexed first: an erase that lands in between finds the watch (and unindexes
+            # it) or outdates the generation (and the watch is unindexed here).
+            self._redis.client.sadd(index, member)
+            keys = [_user_keys(watch.user)[0], _generation_key(watch.user)]
+            args = ["*" if generation is None else generation, watch.id, watch.model_dump_json()]
+            if not self._add(keys=keys, args=args):
+                self._redis.client.srem(index, member)
+                raise AccountErased(watch.user)
         return watch
 
     @staticmethod
@@ -359,25 +401,32 @@ class RedisWatchStore:
             marked += 1
         return marked
 
-    def set_webhook(self, user: str, url: str) -> None:
-        key = _user_keys(user)[2]
+    def set_webhook(self, user: str, url: str, *, generation: str | None = None) -> None:
+        keys = [_user_keys(user)[2], _generation_key(user)]
         with self._redis.guard():
-            if url:
-                self._redis.client.set(key, url)
-            else:
-                self._redis.client.delete(key)
+            done = self._set_webhook(
+                keys=keys, args=["*" if generation is None else generation, url]
+            )
+        if not done:
+            raise AccountErased(user)
 
     def webhook(self, user: str) -> str:
         with self._redis.guard():
             raw = self._redis.client.get(_user_keys(user)[2])
         return _text(raw) if raw is not None else ""
 
-    def erase(self, user: str) -> None:
-        for watch in self._parsed(self._raw(user)):
-            with self._redis.guard():
-                self._redis.client.srem(_index_key(watch.model), f"{user}{_SEPARATOR}{watch.id}")
+    def generation(self, user: str) -> str:
         with self._redis.guard():
-            self._redis.client.delete(*_user_keys(user))
+            value = self._redis.client.get(_generation_key(user))
+        return _text(value) if value else ""
+
+    def erase(self, user: str) -> None:
+        keys = [*_user_keys(user), _generation_key(user)]
+        with self._redis.guard():
+            erased = self._erase(keys=keys, args=[NamespaceVersion.fresh_epoch()])
+            for raw in erased:
+                watch = Watch.model_validate_json(_text(raw))
+                self._redis.client.srem(_index_key(watch.model), f"{user}{_SEPARATOR}{watch.id}")
 
     def close(self) -> None:
         self._redis.close()

@@ -3,7 +3,9 @@
 `price_latest` mirrors each offer's last point, so deciding which of a batch changed is one
 indexed read per batch instead of a scan of the history. A watch fires inside the same
 `BEGIN IMMEDIATE` transaction that writes its alert: two ingests (processes) offering the
-same watch serialize, and the second finds it fired.
+same watch serialize, and the second finds it fired. `user_generations` is the memory
+files' own table: an erase moves the user to a new generation, and a watch or webhook
+written for an older one (a turn that began before the account was deleted) is refused.
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from cartwise.errors import NotFound, QuotaExceeded
-from cartwise.memory.backends.sqlite import _SqliteDatabase
+from cartwise.memory.backends.sqlite import (
+    _GENERATIONS_SCHEMA,
+    _check_generation,
+    _generation,
+    _new_generation,
+    _SqliteDatabase,
+)
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -189,11 +197,12 @@ class SqliteWatchStore:
     """`WatchStore` in the same file as the history."""
 
     def __init__(self, path: Path, *, max_watches: int = 100) -> None:
-        self._db = _SqliteDatabase(path, _SCHEMA)
+        self._db = _SqliteDatabase(path, _SCHEMA + _GENERATIONS_SCHEMA)
         self.max_watches = max_watches
 
-    def add(self, watch: Watch) -> Watch:
+    def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
         with self._db.write() as conn:
+            _check_generation(conn, watch.user, generation)
             (live,) = conn.execute(
                 "SELECT count(*) FROM watches WHERE user = ? AND status = 'active'"
                 " AND expires_at > ?",
@@ -311,8 +320,9 @@ class SqliteWatchStore:
                 for alert_id in alert_ids
             )
 
-    def set_webhook(self, user: str, url: str) -> None:
+    def set_webhook(self, user: str, url: str, *, generation: str | None = None) -> None:
         with self._db.write() as conn:
+            _check_generation(conn, user, generation)
             if url:
                 conn.execute(
                     "INSERT OR REPLACE INTO webhooks (user, url) VALUES (?, ?)", (user, url)
@@ -325,10 +335,15 @@ class SqliteWatchStore:
             row = conn.execute("SELECT url FROM webhooks WHERE user = ?", (user,)).fetchone()
         return str(row[0]) if row else ""
 
+    def generation(self, user: str) -> str:
+        with self._db.read() as conn:
+            return _generation(conn, user)
+
     def erase(self, user: str) -> None:
         with self._db.write() as conn:
             for table in ("watches", "alerts", "webhooks"):
                 conn.execute(f"DELETE FROM {table} WHERE user = ?", (user,))
+            _new_generation(conn, user)
 
     def close(self) -> None:
         self._db.close()
