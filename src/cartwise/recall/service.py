@@ -35,6 +35,7 @@ from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import (
+    ColumnFilteredIndex,
     FullTextIndex,
     PersistentIndex,
     ProductIndex,
@@ -251,7 +252,8 @@ class RecallService:
         """BM25 in the index when it has it (Milvus), else the in-process table."""
         if isinstance(self.index, FullTextIndex) and self.index.full_text:
             return self.index.search_text(query, k, filters)
-        return self.lexical.search(query, k, filters)
+        passing = self.index.passing if isinstance(self.index, ColumnFilteredIndex) else None
+        return self.lexical.search(query, k, filters, passing=passing)
 
     def _reload(self) -> None:
         self.index.reload()
