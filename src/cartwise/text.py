@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Literal
+
+Language = Literal["zh", "en"]
+"""The languages the assistant reads and answers in (`cartwise.understanding.reading` names
+it for the rest of the product; a command's options name it from here without importing the
+reader's models)."""
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Chinese characters: CJK Unified Ideographs, Extension A and the compatibility block

@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cartwise.embedding.base import Embedder, Vector
+from cartwise.embedding.base import Embedder
 from cartwise.errors import AccountErased, QuotaExceeded, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
@@ -44,6 +45,9 @@ from cartwise.memory.session_state import (
     apply_patch,
 )
 from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Vector
 
 BUSY_TIMEOUT_MS = 30_000
 MAX_ATTEMPTS = 1_000
