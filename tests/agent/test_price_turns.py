@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from cartwise.agent.deps import AgentDeps
+from cartwise.agent.price_answers import ModelLow, lows_note
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
 from cartwise.embedding import create_embedder
@@ -137,7 +138,9 @@ async def test_zh_conversation_answers_from_history_and_watches(deps: AgentDeps)
     assert {o.platform for o in jd.offers} == {"jd", "amazon"}
     low = jd.model_lowest_90d
     assert low is not None and (low.platform, low.lowest_90d_base) == ("jd", 2299.0)
-    assert f"第{ordinal}款现在是近90天最低价" in first.reply
+    # Nowhere was it cheaper in 90 days (amazon's best was ¥2,342): the model is at its low.
+    assert (low.deal, low.current_platform, low.offers) == ("lowest_90d", "jd", 2)
+    assert f"第{ordinal}款这个型号现在是各平台近90天的最低价。" in first.reply
 
     deal = await turn(deps, "zh", f"第{ordinal}个现在买划算吗")
     assert deal.price_answer is not None and deal.price_answer.kind == "deal"
@@ -173,7 +176,7 @@ async def test_en_conversation_answers_from_history_and_watches(deps: AgentDeps)
     platforms = [p.platform for p in first.products]
     jd = platforms.index("jd") + 1
     nth = {1: "1st", 2: "2nd", 3: "3rd"}
-    assert "90-day low" in first.reply
+    assert f"The {nth[jd]} one's model is at its 90-day low across platforms." in first.reply
 
     deal = await turn(deps, "en", f"is the {nth[jd]} one a good price?")
     assert deal.price_answer is not None and deal.price_answer.kind == "deal"
@@ -209,6 +212,42 @@ async def test_zh_back_in_stock_watch_fires_on_restock(deps: AgentDeps) -> None:
     restocked = [p.model_copy(update={"in_stock": True}) for p in price_only]
     assert reingest(deps, restocked)[1] == 1
     assert reingest(deps, [p.model_copy(update={"price": 279.0}) for p in restocked])[1] == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("推荐一款头戴耳机", "第1款这个型号现在是各平台近90天的最低价。"),
+        ("over-ear headphones", "The 1st one's model is at its 90-day low across platforms."),
+    ],
+)
+async def test_the_reply_says_a_model_is_at_its_low_across_platforms(
+    deps: AgentDeps, message: str, expected: str
+) -> None:
+    """amazon's $299 (¥2,129) since yesterday is the lowest any platform has had the model
+    for in 90 days (usually ¥2,485: amazon's $349) — the reply says so of the item shown."""
+    cut = [p.model_copy(update={"price": 299.0, "price_base": 2128.88})
+           for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    deps.recall.upsert(cut, deps.embedder.embed_documents([p.embedding_text() for p in cut]))
+    assert deps.prices is not None
+    deps.prices.append_changed([PricePoint("amazon", "A1", 299.0, "USD", True, NOW - DAY)])
+    first = await turn(deps, "m", message)
+    shown = first.products[0]
+    assert {o.platform for o in shown.offers} == {"jd", "amazon"}
+    low = shown.model_lowest_90d
+    assert low is not None and (low.deal, low.current_platform) == ("lowest_90d", "amazon")
+    assert (low.current_base, low.median_90d_base) == (2128.88, 2484.88)
+    assert shown.platform == "amazon" and expected in first.reply
+
+
+def test_the_model_note_names_the_platform_when_another_listing_is_cheaper() -> None:
+    low = ModelLow(ordinal=2, platform="amazon", price=299.0, currency="USD", same_offer=False)
+    assert lows_note([1, 2], "zh", models_at_low=[low]) == (
+        "第2款这个型号现在是各平台近90天的最低价（亚马逊$299）。第1款现在是近90天最低价。"
+    )
+    assert lows_note([2], "en", models_at_low=[low]) == (
+        "The 2nd one's model is at its 90-day low across platforms (Amazon, $299)."
+    )
 
 
 class ErasingEngine(RulesEngine):

@@ -183,3 +183,35 @@ def test_webhook_is_per_user(watches: WatchStore) -> None:
     assert (watches.webhook("ann"), watches.webhook("bob")) == ("https://hooks.example/ann", "")
     watches.set_webhook("ann", "")
     assert watches.webhook("ann") == ""
+
+
+@pytest.mark.redis
+def test_redis_keeps_an_offer_as_one_append_only_string_of_20_byte_records(
+    clean_redis: str,
+) -> None:
+    import redis
+
+    from cartwise.memory.backends.prices_redis import RedisPriceHistory
+
+    history = RedisPriceHistory(clean_redis)
+    raw = redis.Redis.from_url(clean_redis)
+    try:
+        history.backfill([point(100, NOW - 2 * DAY), point(80, NOW - DAY)])
+        before = raw.get("cw:pricepts:{jd:1}")
+        assert before is not None and len(before) == 2 * 20
+        usd = PricePoint("jd", "1", 12.5, "USD", False, NOW)
+        assert history.append_changed([usd, point(80, NOW + 1, item="2")]) == [
+            usd,
+            point(80, NOW + 1, item="2"),
+        ]
+        after = raw.get("cw:pricepts:{jd:1}")
+        assert after is not None and after.startswith(before) and len(after) == 3 * 20
+        assert history.points("jd:1")[-1] == usd  # currency and stock round-trip
+        assert history.latest(["jd:1", "jd:2"]) == {
+            "jd:1": usd,
+            "jd:2": point(80, NOW + 1, item="2"),
+        }
+        assert [p.price for p in history.points("jd:1", since=NOW - DAY)] == [80, 12.5]
+    finally:
+        history.close()
+        raw.close()

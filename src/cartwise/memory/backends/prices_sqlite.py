@@ -14,6 +14,8 @@ import builtins
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 from cartwise.errors import NotFound, QuotaExceeded
@@ -83,6 +85,18 @@ def _chunks(keys: Sequence[str]) -> Iterator[Sequence[str]]:
         yield keys[start : start + _CHUNK]
 
 
+_offer_of = itemgetter(0, 1)
+"""A point's (platform, item_id)."""
+_observed_at = itemgetter(5)
+
+
+def _runs(points: Sequence[PricePoint]) -> list[tuple[str, list[PricePoint]]]:
+    """`points` as (offer key, its consecutive points): they come grouped by offer (a batch,
+    or each offer's past in turn), so a key is built once per run, not per point (a demo
+    ingest writes 150k points)."""
+    return [(f"{p}:{i}", list(run)) for (p, i), run in groupby(points, key=_offer_of)]
+
+
 def _split(key: str) -> tuple[str, str]:
     platform, _, item_id = key.partition(":")
     return platform, item_id
@@ -119,24 +133,36 @@ class SqlitePriceHistory:
     def backfill(self, points: Sequence[PricePoint]) -> int:
         if not points:
             return 0
+        runs = _runs(points)
         with self._db.write() as conn:
-            known = self._latest(conn, sorted({p.key for p in points}))
-            fresh = [p for p in points if p.key not in known]
-            self._write(conn, fresh)
-        return len(fresh)
+            known = self._latest(conn, sorted({offer for offer, _ in runs}))
+            fresh = [(offer, run) for offer, run in runs if offer not in known]
+            self._write_runs(conn, fresh)
+        return sum(len(run) for _, run in fresh)
+
+    @classmethod
+    def _write(cls, conn: sqlite3.Connection, points: Sequence[PricePoint]) -> None:
+        cls._write_runs(conn, _runs(points))
 
     @staticmethod
-    def _write(conn: sqlite3.Connection, points: Sequence[PricePoint]) -> None:
-        rows = [(p.key, p.observed_at, p.price, p.currency, int(p.in_stock)) for p in points]
+    def _write_runs(
+        conn: sqlite3.Connection, runs: Sequence[tuple[str, Sequence[PricePoint]]]
+    ) -> None:
+        rows = [
+            (offer, at, price, currency, int(stock))
+            for offer, run in runs
+            for _, _, price, currency, stock, at in run
+        ]
         conn.executemany(
             "INSERT OR IGNORE INTO price_points (offer, observed_at, price, currency, in_stock)"
             " VALUES (?, ?, ?, ?, ?)",
             rows,
         )
         newest: dict[str, tuple[str, float, float, str, int]] = {}
-        for row in rows:
-            if row[0] not in newest or row[1] > newest[row[0]][1]:
-                newest[row[0]] = row
+        for offer, run in runs:
+            _, _, price, currency, stock, at = max(run, key=_observed_at)
+            if offer not in newest or at > newest[offer][1]:
+                newest[offer] = (offer, at, price, currency, int(stock))
         conn.executemany(
             "INSERT INTO price_latest (offer, observed_at, price, currency, in_stock)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (offer) DO UPDATE SET"
