@@ -263,3 +263,35 @@ def test_one_text_searched_on_every_platform_is_scored_once(
     hits = service.search(query, k=20, mode="lexical").results
     assert len(scored) == 2 and "jd:new" in {h.product.key for h in hits}
     service.close()
+
+
+def test_the_catalogs_kinds_are_read_from_ingest_not_from_every_listing(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each searching turn asks which product types the catalog carries; collected from the
+    listings, that parsed the whole catalog in every fresh process."""
+    from cartwise.catalog.kinds import collect_kinds
+
+    service = _service(settings)
+    typed = make_product("typed", platform="jd", title="Trail shoe", product_type="running_shoes")
+    untyped = make_product("untyped", platform="jd", title="Lamp", category_raw="Home › Desk Lamps")
+    service.upsert([typed, untyped], service.embedder.embed_documents(["a", "b"]))
+    service.finish_ingest()
+    expected = collect_kinds(service.index.iter_products())
+    service.close()
+
+    def no_catalog_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole catalog was read")
+
+    reopened = RecallService.open(settings, create_embedder(settings.embedder))
+    monkeypatch.setattr(reopened.index, "iter_products", no_catalog_read)
+    kinds = reopened.catalog_kinds()
+    assert kinds == expected
+    assert "running_shoes" in kinds.types and kinds.untyped
+    assert "Home › Desk Lamps" in kinds.categories
+    monkeypatch.undo()
+    # A change to the catalog collects them again.
+    boots = make_product("boots", platform="jd", title="Boots", product_type="hiking_boots")
+    reopened.upsert([boots], reopened.embedder.embed_documents(["c"]))
+    assert "hiking_boots" in reopened.catalog_kinds().types
+    reopened.close()

@@ -29,6 +29,7 @@ from cartwise.catalog.brands import (
     read_brands,
     write_brands,
 )
+from cartwise.catalog.kinds import CatalogKinds, collect_kinds, read_kinds, write_kinds
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Embedder, Matrix, normalize_vector, query_start
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
@@ -113,6 +114,7 @@ class RecallService:
         version: CatalogVersion | None = None,
         version_check_seconds: float = 2.0,
         brands_path: Path | None = None,
+        kinds_path: Path | None = None,
     ) -> None:
         if index.dim != embedder.dim:
             raise ConfigurationError(
@@ -125,6 +127,9 @@ class RecallService:
         self._brands_path = brands_path
         self._brands: tuple[CatalogBrand, ...] | None = None
         self._brands_lock = threading.Lock()
+        self._kinds_path = kinds_path
+        self._kinds: CatalogKinds | None = None
+        self._kinds_lock = threading.Lock()
         self._watcher = (
             CatalogWatcher(version, self._reload, interval=version_check_seconds)
             if version is not None
@@ -161,6 +166,7 @@ class RecallService:
                 version=version,
                 version_check_seconds=settings.catalog_check_seconds,
                 brands_path=brands,
+                kinds_path=directory / "kinds.json",
             )
         except BaseException:
             index.close()
@@ -206,9 +212,27 @@ class RecallService:
             self._brands = brands
             return brands
 
+    def catalog_kinds(self) -> CatalogKinds:
+        """The product types and untyped listings' categories of the ingested catalogs: kept
+        in a file beside the index like the brands (written by ingest, read in milliseconds;
+        collected from the listings again when it is missing or stale)."""
+        count = self.count()
+        with self._kinds_lock:
+            if self._kinds is not None:
+                return self._kinds
+            path = self._kinds_path
+            kinds = read_kinds(path, products=count) if path is not None else None
+            if kinds is None:
+                kinds = collect_kinds(self.index.iter_products())
+                if path is not None:
+                    write_kinds(path, kinds, products=count)
+            self._kinds = kinds
+            return kinds
+
     def finish_ingest(self) -> None:
         """Compute now what the catalog's readers would otherwise compute at start-up."""
         self.catalog_brands()
+        self.catalog_kinds()
         if isinstance(self.index, PersistentIndex):
             self.index.persist()
             self.lexical.persist()
@@ -228,6 +252,10 @@ class RecallService:
             self._brands = None
             if self._brands_path is not None:
                 self._brands_path.unlink(missing_ok=True)
+        with self._kinds_lock:
+            self._kinds = None
+            if self._kinds_path is not None:
+                self._kinds_path.unlink(missing_ok=True)
 
     def count(self) -> int:
         self.sync()
@@ -260,6 +288,8 @@ class RecallService:
         self.lexical.invalidate()
         with self._brands_lock:
             self._brands = None
+        with self._kinds_lock:
+            self._kinds = None
 
     def close(self) -> None:
         self.index.close()
