@@ -494,11 +494,15 @@ class VectorRanking(ABC):
         Looked up in the cached namespace's term index: its cost follows the text, not the
         number of stored entries."""
         check_user(user)
-        pieces = text_pieces(text)
+        pieces: set[str] | None = None  # a shopper with nothing stored needs none of them
         wanted = {fold(slug) for slug in slugs}
         chosen: list[PreferenceEntry] = []
         for recipient in self._recipients(user):
             prepared = self._namespace(user, recipient)
+            if not prepared.entries:
+                continue
+            if pieces is None:
+                pieces = text_pieces(text)
             positions = prepared.named(pieces, wanted)[:limit]
             latest = prepared.latest_like
             if latest is not None and latest not in positions and len(positions) < limit:
