@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 import os
 import re
 import shutil
@@ -36,7 +35,7 @@ import numpy as np
 from cartwise.catalog.product import Product
 from cartwise.log import logger
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.text import HAN_RUN
+from cartwise.text import HAN_RUN, jieba_segmenter
 
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
 _LETTER_DIGIT_SPLIT = re.compile(r"[a-z]+|[0-9]+")
@@ -80,18 +79,8 @@ _STOPWORDS = frozenset(
 )
 
 
-@functools.cache
-def _jieba() -> Any:
-    # Its log level once: setting it per run cleared every logger's cache under logging's
-    # global lock, 54 times for one pasted message.
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    return jieba
-
-
 def _jieba_words(run: str) -> list[str]:
-    return [w for w in _jieba().lcut_for_search(run) if w.strip()]
+    return [w for w in jieba_segmenter().lcut_for_search(run) if w.strip()]
 
 
 def model_tokens(text: str) -> list[str]:

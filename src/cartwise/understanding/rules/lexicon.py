@@ -10,7 +10,6 @@ forms match on word boundaries only; Chinese forms match as substrings.
 
 from __future__ import annotations
 
-import logging
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Literal
 
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
+from cartwise.text import jieba_segmenter
 from cartwise.vocabulary import Brand, Entry, Kind, Matcher, build_matcher, merge_brands
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
@@ -79,8 +79,7 @@ class Match:
 def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
     """The runs of `text` jieba segments each on its own (its `re_han_default` blocks:
     Chinese characters, letters, digits and a few joiners), as their starts and spans."""
-    import jieba  # loaded only when a one-character noun needs checking
-
+    jieba = jieba_segmenter()  # loaded only when a one-character noun needs checking
     spans = [hit.span() for hit in jieba.re_han_default.finditer(text)]
     return [start for start, _ in spans], spans
 
@@ -88,10 +87,7 @@ def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
 @lru_cache(maxsize=512)
 def _block_words(block: str) -> tuple[tuple[int, int], ...]:
     """jieba's words of one block as (start, end) within it."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    return tuple((start, end) for _word, start, end in jieba.tokenize(block))
+    return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
 
 
 def _word_at(text: str, position: int) -> tuple[int, int] | None:
