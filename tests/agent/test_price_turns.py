@@ -250,6 +250,27 @@ def test_the_model_note_names_the_platform_when_another_listing_is_cheaper() -> 
     )
 
 
+@pytest.mark.parametrize(
+    ("search", "ask", "recipient"),
+    [
+        ("给我妈推荐一款头戴耳机", "第1个降到2000以下提醒我", "mum"),
+        ("over-ear headphones for my dad", "tell me when the 1st one drops below $300", "dad"),
+    ],
+)
+async def test_a_watch_asked_while_shopping_for_someone_is_theirs(
+    deps: AgentDeps, search: str, ask: str, recipient: str
+) -> None:
+    assert (await turn(deps, "gift", search)).recipient == recipient
+    asked = await turn(deps, "gift", ask)
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.user, made.recipient) == ("ann", recipient)
+    cheaper = [p.model_copy(update={"price": 199.0, "price_base": 1416.88})
+               for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    assert reingest(deps, cheaper)[1] == 1
+    assert deps.watches is not None
+    assert [a.recipient for a in deps.watches.alerts("ann")] == [recipient]
+
+
 class ErasingEngine(RulesEngine):
     """The rules engine, deleting the account while it reads: the turn is past its start
     and before the watch it will make."""

@@ -9,10 +9,12 @@ when the window began. Out-of-stock stretches count for neither: nobody could bu
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import pairwise
+from operator import attrgetter, itemgetter
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -85,8 +87,15 @@ def _date(seconds: float) -> str:
 def _clip(
     segments: Sequence[tuple[float, float, float]], start: float
 ) -> list[tuple[float, float, float]]:
-    """The part of `segments` (oldest first) at or after `start`."""
-    return [(max(b, start), e, p) for b, e, p in segments if e > start]
+    """The part of `segments` (oldest first, one after another) at or after `start`: the
+    ones that end after it, the first cut to begin at it."""
+    i, n = 0, len(segments)
+    while i < n and segments[i][1] <= start:
+        i += 1
+    clipped = list(segments[i:])
+    if clipped and clipped[0][0] < start:
+        clipped[0] = (start, clipped[0][1], clipped[0][2])
+    return clipped
 
 
 def _segments(
@@ -104,11 +113,15 @@ def _segments(
     return segments
 
 
+_price_then_begin = itemgetter(2, 0)
+_observed_at = attrgetter("observed_at")
+
+
 def _lowest(segments: Sequence[tuple[float, float, float]]) -> PriceLow | None:
     if not segments:
         return None
     # Oldest first, so the first of equal lows is the earliest (when it began).
-    price, begin = min((p, b) for b, _, p in segments)  # prices are stored in cents
+    begin, _, price = min(segments, key=_price_then_begin)  # prices are stored in cents
     return PriceLow.model_construct(price=round(price, 2), at=_date(begin))
 
 
@@ -164,7 +177,7 @@ def price_facts(
     start_180, start_90, start_30 = now - 180 * DAY, now - 90 * DAY, now - 30 * DAY
     # One pass: the in-stock stretches of 180 days; the shorter windows are clips of it.
     window = _segments(same, start_180, now)
-    in_window = sum(1 for p in same if p.observed_at >= start_180)
+    in_window = len(same) - bisect_left(same, start_180, key=_observed_at)
     in_force = in_window < len(same) and (
         in_window == 0 or same[-in_window].observed_at > start_180
     )
@@ -196,7 +209,7 @@ def _chart(segments: Sequence[tuple[float, float, float]]) -> list[tuple[str, fl
     if len(chosen) > CHART_POINTS:
         stride = len(chosen) / CHART_POINTS
         chosen = [chosen[int(i * stride)] for i in range(CHART_POINTS - 1)] + [chosen[-1]]
-    return [(_date(begin), round(price, 2)) for begin, _, price in chosen]
+    return [(_day(int(begin // DAY)), round(price, 2)) for begin, _, price in chosen]
 
 
 class ModelPriceFacts(BaseModel):

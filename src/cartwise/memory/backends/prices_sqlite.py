@@ -193,7 +193,10 @@ class SqlitePriceHistory:
                 (key, since),
             ).fetchall()
         platform, item_id = _split(key)
-        return [PricePoint(platform, item_id, p, c, bool(s), t) for t, p, c, s in rows]
+        # Tuples built without the NamedTuple constructor's argument parsing (a third of a
+        # 180-point read).
+        new = tuple.__new__
+        return [new(PricePoint, (platform, item_id, p, c, s == 1, t)) for t, p, c, s in rows]
 
     def points_many(
         self, keys: Iterable[str], *, since: float = 0.0
