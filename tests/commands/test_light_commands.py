@@ -106,6 +106,16 @@ def test_a_store_reading_command_imports_no_vectors_reader_or_other_commands(
     assert heavy_imports(args, tmp_path / "home", tmp_path, lighter) == []
 
 
+@pytest.mark.parametrize("args", [["memory", "list"], ["memory", "export"]])
+def test_a_preference_command_imports_no_session_models_or_spec_grammar(
+    args: list[str], tmp_path: Path
+) -> None:
+    """The SQLite backend module holds both stores; the session store's models (and the spec
+    grammar they hold, hundreds of regular expressions compiled at import) load with it."""
+    sessions = ("cartwise.memory.session_state", "cartwise.catalog.specs")
+    assert heavy_imports([*args, "--user", "ann"], tmp_path / "home", tmp_path, sessions) == []
+
+
 def test_ingesting_cached_vectors_never_loads_the_model(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog.jsonl"
     row = {"platform": "jd", "item_id": "1", "title": "降噪耳机", "price": 99, "currency": "CNY"}

@@ -24,7 +24,6 @@ from cartwise.embedding.base import Embedder, query_start
 from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
-from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import (
     SELF,
     Polarity,
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
 
     from cartwise.catalog.domain_classifier import DomainClassifier
     from cartwise.embedding.base import Vector
+    from cartwise.memory.session_state import SessionPrefState
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
