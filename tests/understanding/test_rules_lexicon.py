@@ -78,11 +78,12 @@ def test_longest_form_wins() -> None:
     assert surfaces == ["羽绒服", "咖啡色"]
 
 
-def test_a_message_is_segmented_once_however_many_one_character_nouns_it_holds(
+def test_a_message_is_segmented_at_most_once_however_many_one_character_nouns_it_holds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each one-character noun is checked against jieba's words; a pasted message holding
-    dozens of them was segmented whole once per noun."""
+    dozens of them was segmented whole once per noun, then whole once. Now only the blocks
+    jieba would cut holding such a noun are segmented, each once."""
     import jieba
 
     calls: list[str] = []
@@ -96,4 +97,30 @@ def test_a_message_is_segmented_once_however_many_one_character_nouns_it_holds(
     message = "想买一双鞋，一个包，一盏灯，一把伞，还有一个杯和一条裤子，" * 6
     matches = load_lexicon().scan(message)
     assert sum(m.surface in {"鞋", "包", "灯", "伞", "杯"} for m in matches) > 5
-    assert len(calls) == 1
+    assert len(calls) == len(set(calls))
+    assert sum(map(len, calls)) < len(message) / 6
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我想买一双灯芯绒的鞋，还要一盏台灯和一把伞 for my mum, 预算300-500元",
+        "给宝宝买个杯子。杯垫也要！A3尺寸的包包（黑色）和床上用品",
+        "跑步鞋42码\n不要太贵的包, 要一个能装15寸电脑的双肩包",
+    ],
+)
+def test_a_word_read_from_its_block_is_the_word_of_the_whole_text(text: str) -> None:
+    """Only the block holding a one-character noun is segmented: the word found there must
+    be the word jieba finds in the whole text, at every Chinese character."""
+    import jieba
+
+    from cartwise.understanding.rules.lexicon import _word_at
+
+    whole = {
+        position: (start, end)
+        for _word, start, end in jieba.tokenize(text)
+        for position in range(start, end)
+    }
+    for position, character in enumerate(text):
+        if "\u4e00" <= character <= "\u9fd5":
+            assert _word_at(text, position) == whole[position], (text, position)

@@ -30,6 +30,7 @@ from cartwise.memory.price_facts import (
 from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
 from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -104,21 +105,28 @@ def model_lows(
     *,
     now: float | None = None,
 ) -> dict[str, ModelPriceFacts]:
-    """Per pick (`platform:item_id`), the lowest 90-day price of its model over every offer
-    of it found this turn (one batched read); none when the history is off or unreadable."""
+    """Per pick (`platform:item_id`), the lows of its model over every offer of it found
+    this turn, against the offers' prices now (one batched read); none when the history is
+    off or unreadable."""
     if history is None or not picks:
         return {}
     now = time.time() if now is None else now
-    offers = {p.candidate.product.key: [_offer_key(o) for o in p.offers] or [p.candidate.product.key]
-              for p in picks}  # fmt: skip
+    offers: dict[str, dict[str, float]] = {}
+    for pick in picks:
+        product = pick.candidate.product
+        found_now = {_offer_key(o): o.price_base for o in pick.offers}
+        if not found_now and product.in_stock:
+            found_now = {product.key: product.price_base}
+        offers[product.key] = found_now or {product.key: product.price_base}
     try:
         points = history.points_many({key for keys in offers.values() for key in keys})
     except CartwiseError as exc:
         logger.warning("price history unavailable: %s", exc)
         return {}
     found: dict[str, ModelPriceFacts] = {}
-    for key, keys in offers.items():
-        best = model_facts({k: points[k] for k in keys if k in points}, fx_to_base, now=now)
+    for key, current in offers.items():
+        histories = {k: points[k] for k in current if k in points}
+        best = model_facts(histories, fx_to_base, now=now, current=current)
         if best is not None:
             found[key] = best
     return found
@@ -397,16 +405,70 @@ def _render_watch(answer: PriceAnswer, zh: bool, name: str, now: str) -> str:
     return head + tail
 
 
-def lows_note(ordinals_at_low: Sequence[int], language: Language) -> str:
-    """The reply's note on shown items at their 90-day low ("" when none is)."""
-    if not ordinals_at_low:
-        return ""
-    if language == "zh":
-        which = "、".join(f"第{n}款" for n in ordinals_at_low)
-        return f"{which}现在是近90天最低价。"
-    which = ", ".join(_ordinal_en(n).removesuffix(" one") for n in ordinals_at_low)
-    return (
-        f"At its 90-day low now: the {which}."
-        if len(ordinals_at_low) == 1
-        else f"At their 90-day lows now: the {which}."
-    )
+def lows_note(
+    ordinals_at_low: Sequence[int],
+    language: Language,
+    *,
+    models_at_low: Sequence[ModelLow] = (),
+) -> str:
+    """The reply's note on shown items at their 90-day low ("" when none is): a model at
+    its low across platforms first (the cheapest offer of it now is the cheapest any
+    platform has had in 90 days), then single listings at their own low."""
+    zh = language == "zh"
+    parts = [_model_low_line(low, zh) for low in models_at_low]
+    named = {low.ordinal for low in models_at_low}
+    alone = [n for n in ordinals_at_low if n not in named]
+    if alone and zh:
+        parts.append("、".join(f"第{n}款" for n in alone) + "现在是近90天最低价。")
+    elif alone:
+        which = ", ".join(_ordinal_en(n).removesuffix(" one") for n in alone)
+        parts.append(
+            f"At its 90-day low now: the {which}."
+            if len(alone) == 1
+            else f"At their 90-day lows now: the {which}."
+        )
+    return ("" if zh else " ").join(parts)
+
+
+class ModelLow(BaseModel):
+    """A shown item whose model is at its 90-day low across platforms, and where."""
+
+    ordinal: int
+    platform: str
+    price: float
+    """The cheapest offer's price now, as listed, in `currency`."""
+    currency: str
+    same_offer: bool
+    """The cheapest offer is the listing shown."""
+
+
+def models_at_low(picks: Sequence[Pick], lows: dict[str, ModelPriceFacts]) -> list[ModelLow]:
+    """The listed picks (1-based) whose model is at its 90-day low over 2+ platforms' offers
+    with history; a model on one platform is the listing's own low (`lows_note`)."""
+    found: list[ModelLow] = []
+    for n, pick in enumerate(picks, start=1):
+        product = pick.candidate.product
+        low = lows.get(product.key)
+        if low is None or low.deal != "lowest_90d" or low.offers < 2:
+            continue
+        key = f"{low.current_platform}:{low.current_item_id}"
+        offer = next((o for o in pick.offers if _offer_key(o) == key), None)
+        price, currency = (
+            (offer.price, offer.currency) if offer else (product.price, product.currency)
+        )
+        found.append(
+            ModelLow(ordinal=n, platform=low.current_platform, price=price, currency=currency,
+                     same_offer=key == product.key)
+        )  # fmt: skip
+    return found
+
+
+def _model_low_line(low: ModelLow, zh: bool) -> str:
+    shop = platforms().get(low.platform)
+    name = shop.name("zh" if zh else "en") if shop else low.platform
+    price = _money(low.price, low.currency)
+    if zh:
+        where = "" if low.same_offer else f"（{name}{price}）"
+        return f"第{low.ordinal}款这个型号现在是各平台近90天的最低价{where}。"
+    where = f" ({name}, {price})" if not low.same_offer else ""
+    return f"The {_ordinal_en(low.ordinal)}'s model is at its 90-day low across platforms{where}."

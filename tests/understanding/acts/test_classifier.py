@@ -121,3 +121,27 @@ def test_probabilities_are_probabilities(e5: Embedder) -> None:
     scores = ActClassifier(e5).scores("hello, a phone case pls")
     assert set(scores) == set(ACTS)
     assert all(0.0 < p < 1.0 for p in scores.values())
+
+
+@pytest.mark.model
+def test_a_message_read_ahead_is_embedded_once_and_scored_alike(e5: Embedder) -> None:
+    """The rules engine starts the sentence vector on another thread before it scans: the
+    scores then use that vector, not a second embedding, and equal the scores without it."""
+    counting = CountingEmbedder(e5)
+    classifier = ActClassifier(counting)
+    message = "想给我家猫买猫粮 它吃不了鱼"
+    classifier.read_ahead(message)
+    classifier.read_ahead(message)  # asked twice before it is read: still one embedding
+    ahead = classifier.scores(message)
+    assert counting.queries_embedded == 1
+    assert ActClassifier(e5).scores(message) == pytest.approx(ahead)
+    classifier.scores(message)  # a vector read ahead serves one reading, not later ones
+    assert counting.queries_embedded == 2
+
+
+def test_nothing_is_read_ahead_for_a_classifier_that_reads_no_sentences() -> None:
+    embedder = CountingEmbedder(HashingEmbedder(384))
+    classifier = create_act_classifier(embedder)
+    classifier.read_ahead("thank you so much!")
+    assert Act.THANKS in classifier.acts("thank you so much!")
+    assert embedder.queries_embedded == 0

@@ -39,7 +39,8 @@ class RulesEngine:
         brands = list(catalog)
         self._lexicon = base.with_brands(brands) if brands else base
         # Without the turn's embedder the classifier reads character n-grams alone.
-        self._reader = RulesReader(self._lexicon, acts or ActClassifier(None))
+        self._acts = acts or ActClassifier(None)
+        self._reader = RulesReader(self._lexicon, self._acts)
 
     @property
     def name(self) -> str:
@@ -50,6 +51,8 @@ class RulesEngine:
         return self._lexicon
 
     def read(self, message: str, conversation: Conversation) -> Reading:
+        # The message's sentence vector is embedded on the other core while the rules scan.
+        self._acts.read_ahead(message.strip())
         return self._reader.read(message, conversation)
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:

@@ -10,7 +10,7 @@ forms match on word boundaries only; Chinese forms match as substrings.
 
 from __future__ import annotations
 
-import logging
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +18,7 @@ from typing import Literal
 
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
+from cartwise.text import jieba_segmenter
 from cartwise.vocabulary import Brand, Entry, Kind, Matcher, build_matcher, merge_brands
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
@@ -75,23 +76,44 @@ class Match:
 
 
 @lru_cache(maxsize=8)
-def _word_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """jieba's words of `text` as (start, end), segmented once per text: a message with many
-    one-character nouns is checked against one segmentation, not one per noun (a pasted
-    2,000-character message had 85 such checks, each segmenting the whole text)."""
-    import jieba  # loaded only when a one-character noun needs checking
+def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """The runs of `text` jieba segments each on its own (its `re_han_default` blocks:
+    Chinese characters, letters, digits and a few joiners), as their starts and spans."""
+    jieba = jieba_segmenter()  # loaded only when a one-character noun needs checking
+    spans = [hit.span() for hit in jieba.re_han_default.finditer(text)]
+    return [start for start, _ in spans], spans
 
-    jieba.setLogLevel(logging.WARNING)
-    return tuple((start, end) for _word, start, end in jieba.tokenize(text))
+
+@lru_cache(maxsize=512)
+def _block_words(block: str) -> tuple[tuple[int, int], ...]:
+    """jieba's words of one block as (start, end) within it."""
+    return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
+
+
+def _word_at(text: str, position: int) -> tuple[int, int] | None:
+    """The span of jieba's word of `text` that holds `position`. jieba cuts a text block by
+    block and never across one, so only the block holding `position` is segmented (once:
+    a pasted message's one-character nouns share a few blocks), not the whole text — a
+    2,000-character message spent ~25 ms segmenting itself whole."""
+    starts, spans = _blocks(text)
+    at = bisect_right(starts, position) - 1
+    if at < 0 or not spans[at][0] <= position < spans[at][1]:
+        return None
+    offset, end = spans[at]
+    for first, last in _block_words(text[offset:end]):
+        if first <= position - offset < last:
+            return offset + first, offset + last
+    return None
 
 
 def _modifier_only(text: str, position: int) -> bool:
     """A one-character noun that starts a longer word only modifies it: Chinese compounds
     are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
-    for first, last in _word_spans(text):
-        if first <= position < last:
-            return last - first > 1 and position != last - 1
-    return False
+    word = _word_at(text, position)
+    if word is None:
+        return False
+    first, last = word
+    return last - first > 1 and position != last - 1
 
 
 def _heads_its_word(folded: str, match: VocabularyMatch) -> bool:
