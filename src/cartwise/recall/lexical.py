@@ -35,6 +35,7 @@ import numpy as np
 from cartwise.catalog.product import Product
 from cartwise.log import logger
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.sharing import let_others_run
 from cartwise.text import HAN_RUN, jieba_segmenter
 
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
@@ -399,6 +400,10 @@ class LexicalIndex:
         hits: list[tuple[Product, float]] = []
         order = _descending_positive(scores, allowed)
         for start in range(0, len(order), _READ_CHUNK):
+            if start:
+                # A pasted essay scores most of the catalog: between chunks, a shopper who
+                # has used far more than others lets them run (cartwise.sharing).
+                let_others_run()
             chunk = order[start : start + _READ_CHUNK].tolist()
             for position, product in zip(chunk, products.many(chunk), strict=True):
                 if product is None:  # deleted since the saved BM25 was built: the index moved on
