@@ -34,6 +34,8 @@ LIGHTER = (
     "cartwise.catalog.domain_classifier",
     "cartwise.commands.eval_dialogue",  # another command's module
     "rich.progress",
+    "cartwise.catalog.specs.listing",  # the spec grammar: a session's state only holds specs
+    "cartwise.catalog.specs.request",
 )
 """What the commands that only read a store or print help need least: each was imported by
 them once (registering every command module, a numpy-typed seam, a settings check)."""
