@@ -218,3 +218,20 @@ def test_a_one_character_kin_word_after_give_names_the_recipient(
 @pytest.mark.parametrize("message", ["想养一只柯基", "两只小猫多少钱"])
 def test_a_pet_that_is_bought_is_nobody_to_buy_for(rules: RulesEngine, message: str) -> None:
     assert read(rules, message).recipient in ("", "self")
+
+
+@pytest.mark.parametrize(
+    ("message", "expected", "not_expected"),
+    [
+        ("想买撕拉面膜，油皮用的", "face_mask", "instant_noodles"),
+        ("想买个新的手机壳", "phone_case", "smartphone"),
+        ("床品四件套有推荐吗", "bedding_set", "bed_frame"),
+        ("她特别爱喝咖啡", "instant_coffee", ""),
+    ],
+)
+def test_a_product_name_counts_only_where_it_heads_the_chinese_words_it_stands_in(
+    rules: RulesEngine, message: str, expected: str, not_expected: str
+) -> None:
+    types = read(rules, message).types
+    assert expected in types
+    assert not_expected not in types

@@ -75,7 +75,7 @@ class Match:
 
 
 @lru_cache(maxsize=8)
-def _word_spans(text: str) -> tuple[tuple[int, int], ...]:
+def word_spans(text: str) -> tuple[tuple[int, int], ...]:
     """jieba's words of `text` as (start, end), segmented once per text: a message with many
     one-character nouns is checked against one segmentation, not one per noun (a pasted
     2,000-character message had 85 such checks, each segmenting the whole text)."""
@@ -85,20 +85,40 @@ def _word_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((start, end) for _word, start, end in jieba.tokenize(text))
 
 
+def within_words(folded: str, match: VocabularyMatch) -> bool:
+    """A Chinese name found in a text heads the words it stands in: it does not end inside a
+    longer word of the segmentation (羽毛球 is no racket in 羽毛球包), nor start inside one
+    and run on past it (拉面 is no noodle in 撕拉|面膜). The end of a word may be a name (咖啡
+    in 喝咖啡: Chinese compounds are head-final). Latin names have their own word
+    boundaries."""
+    if match.surface.isascii():
+        return True
+    for first, last in word_spans(folded):
+        if first < match.end < last or (first < match.start < last < match.end):
+            return False
+        if first >= match.end:
+            break
+    return True
+
+
 def _modifier_only(text: str, position: int) -> bool:
     """A one-character noun that starts a longer word only modifies it: Chinese compounds
     are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
-    for first, last in _word_spans(text):
+    for first, last in word_spans(text):
         if first <= position < last:
             return last - first > 1 and position != last - 1
     return False
 
 
+_PRODUCT_KINDS = frozenset({"product_type", "type_group", "product_noun"})
+
+
 def _heads_its_word(folded: str, match: VocabularyMatch) -> bool:
-    single_noun = len(match.surface) == 1 and not match.surface.isascii()
-    if single_noun and any(e.kind == "product_noun" for e in match.entries):
+    if match.surface.isascii() or not any(e.kind in _PRODUCT_KINDS for e in match.entries):
+        return True
+    if len(match.surface) == 1:
         return not _modifier_only(folded, match.start)
-    return True
+    return within_words(folded, match)
 
 
 class Lexicon:
