@@ -114,11 +114,16 @@ _PRODUCT_KINDS = frozenset({"product_type", "type_group", "product_noun"})
 
 
 def _heads_its_word(folded: str, match: VocabularyMatch) -> bool:
-    if match.surface.isascii() or not any(e.kind in _PRODUCT_KINDS for e in match.entries):
+    """A Chinese product name or brand only where the segmentation lets it stand (美的 is
+    no brand in 精美的, 拉面 no noodle in 撕拉面膜)."""
+    if match.surface.isascii():
         return True
+    kinds = {e.kind for e in match.entries}
     if len(match.surface) == 1:
-        return not _modifier_only(folded, match.start)
-    return within_words(folded, match)
+        return "product_noun" not in kinds or not _modifier_only(folded, match.start)
+    if kinds & _PRODUCT_KINDS or "brand" in kinds:
+        return within_words(folded, match)
+    return True
 
 
 class Lexicon:

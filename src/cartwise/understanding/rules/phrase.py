@@ -59,6 +59,12 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
     for found in phrase_word_matcher().find(masked, accept=standalone):
         for index in range(found.start, found.end):
             word[index] = False
+    # A single character left of a word whose rest is gone is a word of its own (个 of 买个
+    # once 想买 is read: "想买个通勤用的双肩包").
+    for first, last in segmented:
+        rest = [i for i in range(first, last) if word[i]]
+        if len(rest) == 1 and last - first > 1 and _is_phrase_character(masked[rest[0]]):
+            word[rest[0]] = False
     pieces: list[str] = []
     current: list[str] = []
     for index, char in enumerate(masked):
@@ -70,6 +76,13 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
     if current:
         pieces.append("".join(current))
     return " ".join(piece.lower() for piece in pieces)
+
+
+def _is_phrase_character(char: str) -> bool:
+    return any(
+        len(m.surface) == 1 and not m.surface.isascii()
+        for m in phrase_word_matcher().candidates(char)
+    )
 
 
 def _in_word(text: str, index: int) -> bool:
