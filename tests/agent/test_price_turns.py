@@ -271,6 +271,31 @@ async def test_a_watch_asked_while_shopping_for_someone_is_theirs(
     assert [a.recipient for a in deps.watches.alerts("ann")] == [recipient]
 
 
+class CountingHistory:
+    """A history that counts its batched reads."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.reads = 0
+
+    def points_many(self, keys: Any, *, since: float = 0.0) -> Any:
+        self.reads += 1
+        return self.inner.points_many(keys, since=since)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_a_search_turn_reads_the_history_once_for_its_offers_and_models(
+    deps: AgentDeps,
+) -> None:
+    counting = CountingHistory(deps.prices)
+    first = await turn(dataclasses.replace(deps, prices=counting), "once", "推荐一款头戴耳机")  # type: ignore[arg-type]
+    shown = first.products[0]
+    assert shown.history is not None and shown.model_lowest_90d is not None
+    assert counting.reads == 1
+
+
 class ErasingEngine(RulesEngine):
     """The rules engine, deleting the account while it reads: the turn is past its start
     and before the watch it will make."""

@@ -215,3 +215,33 @@ def test_redis_keeps_an_offer_as_one_append_only_string_of_20_byte_records(
     finally:
         history.close()
         raw.close()
+
+
+@pytest.mark.redis
+def test_redis_history_in_the_earlier_format_is_converted_at_the_next_ingest(
+    clean_redis: str,
+) -> None:
+    import redis
+
+    from cartwise.memory.backends.prices_redis import RedisPriceHistory
+
+    raw = redis.Redis.from_url(clean_redis)
+    # As the sorted-set format kept it: members time|price|currency|stock, scored by time.
+    earlier = {
+        f"{NOW - 2 * DAY!r}|100.00|CNY|1": NOW - 2 * DAY,
+        f"{NOW - DAY!r}|80.00|CNY|0": NOW - DAY,
+    }
+    raw.zadd("cw:price:{jd:1}", earlier)
+    history = RedisPriceHistory(clean_redis)
+    try:
+        assert history.latest(["jd:1", "jd:2"]) == {"jd:1": point(80, NOW - DAY, stock=False)}
+        assert history.points("jd:1") == [
+            point(100, NOW - 2 * DAY),
+            point(80, NOW - DAY, stock=False),
+        ]
+        assert raw.exists("cw:price:{jd:1}") == 0
+        assert history.append_changed([point(80, NOW)]) == [point(80, NOW)]  # back in stock
+        assert len(history.points("jd:1")) == 3
+    finally:
+        history.close()
+        raw.close()

@@ -124,3 +124,29 @@ def test_a_word_read_from_its_block_is_the_word_of_the_whole_text(text: str) -> 
     for position, character in enumerate(text):
         if "\u4e00" <= character <= "\u9fd5":
             assert _word_at(text, position) == whole[position], (text, position)
+
+
+def test_an_engine_for_a_catalog_builds_one_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's brands replace the demo catalog's: the packaged lexicon and the demo's
+    were built first and dropped (two of three matcher builds of every process)."""
+    from cartwise.catalog.brands import CatalogBrand
+    from cartwise.understanding.rules import engine, lexicon
+
+    built: list[object] = []
+    real = lexicon.build_matcher
+
+    def counting(*args: object, **kwargs: object) -> object:
+        built.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lexicon, "build_matcher", counting)
+    engine.default_lexicon.cache_clear()
+    lexicon.load_lexicon.cache_clear()
+    try:
+        rules = engine.RulesEngine(catalog=[CatalogBrand("zorbix", "electronics", {"zorbix"})])
+        assert len(built) == 1
+        assert any(m.surface == "zorbix" for m in rules.lexicon.scan("zorbix 耳机"))
+        assert any(m.surface == "耐克" for m in rules.lexicon.scan("耐克跑鞋"))
+    finally:
+        engine.default_lexicon.cache_clear()
+        lexicon.load_lexicon.cache_clear()

@@ -10,7 +10,7 @@ is converted at the offer's own listed-to-base ratio (the static FX table).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
@@ -27,7 +27,7 @@ from cartwise.memory.price_facts import (
     price_facts,
     was_price,
 )
-from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
+from cartwise.memory.prices import PriceHistory, PricePoint, Watch, WatchStore, new_watch
 from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money
 from cartwise.vocabulary.platforms import platforms
@@ -71,19 +71,20 @@ class PriceHistoryOut(BaseModel):
 
 
 def offer_facts(
-    history: PriceHistory | None, products: Sequence[Product], *, now: float | None = None
+    history: PriceHistory | None,
+    products: Sequence[Product],
+    *,
+    now: float | None = None,
+    points: Mapping[str, Sequence[PricePoint]] | None = None,
 ) -> dict[str, PriceFacts]:
     """The facts of each product's history (`platform:item_id` → facts); none for an offer
     without points, and none at all when the history is off or cannot be read (a turn never
-    fails for want of a chart)."""
+    fails for want of a chart). `points`: the histories, read already."""
     if history is None or not products:
         return {}
     now = time.time() if now is None else now
-    try:
-        points = history.points_many(p.key for p in products)
-    except CartwiseError as exc:
-        logger.warning("price history unavailable: %s", exc)
-        return {}
+    if points is None:
+        points = _read(history, [p.key for p in products])
     found: dict[str, PriceFacts] = {}
     for product in products:
         facts = price_facts(
@@ -98,38 +99,74 @@ def offer_facts(
     return found
 
 
+def _read(history: PriceHistory, keys: Sequence[str]) -> Mapping[str, Sequence[PricePoint]]:
+    """The offers' histories in one batched read; none when it cannot be read."""
+    try:
+        return history.points_many(keys)
+    except CartwiseError as exc:
+        logger.warning("price history unavailable: %s", exc)
+        return {}
+
+
+def _model_offers(picks: Sequence[Pick]) -> dict[str, dict[str, float | None]]:
+    """Per pick, every offer of its model found this turn and its base price now (None for
+    a listing out of stock: it has no price to buy at)."""
+    offers: dict[str, dict[str, float | None]] = {}
+    for pick in picks:
+        product = pick.candidate.product
+        found: dict[str, float | None] = {_offer_key(o): o.price_base for o in pick.offers}
+        offers[product.key] = found or {
+            product.key: product.price_base if product.in_stock else None
+        }
+    return offers
+
+
 def model_lows(
     history: PriceHistory | None,
     picks: Sequence[Pick],
     fx_to_base: dict[str, float],
     *,
     now: float | None = None,
+    points: Mapping[str, Sequence[PricePoint]] | None = None,
 ) -> dict[str, ModelPriceFacts]:
     """Per pick (`platform:item_id`), the lows of its model over every offer of it found
-    this turn, against the offers' prices now (one batched read); none when the history is
-    off or unreadable."""
+    this turn, against the offers' prices now (one batched read, unless `points` holds the
+    histories already); none when the history is off or unreadable."""
     if history is None or not picks:
         return {}
     now = time.time() if now is None else now
-    offers: dict[str, dict[str, float]] = {}
-    for pick in picks:
-        product = pick.candidate.product
-        found_now = {_offer_key(o): o.price_base for o in pick.offers}
-        if not found_now and product.in_stock:
-            found_now = {product.key: product.price_base}
-        offers[product.key] = found_now or {product.key: product.price_base}
-    try:
-        points = history.points_many({key for keys in offers.values() for key in keys})
-    except CartwiseError as exc:
-        logger.warning("price history unavailable: %s", exc)
-        return {}
+    offers = _model_offers(picks)
+    if points is None:
+        points = _read(history, sorted({key for keys in offers.values() for key in keys}))
     found: dict[str, ModelPriceFacts] = {}
-    for key, current in offers.items():
-        histories = {k: points[k] for k in current if k in points}
+    for key, prices in offers.items():
+        histories = {k: points[k] for k in prices if k in points}
+        current = {k: price for k, price in prices.items() if price is not None}
         best = model_facts(histories, fx_to_base, now=now, current=current)
         if best is not None:
             found[key] = best
     return found
+
+
+def picks_price_facts(
+    history: PriceHistory | None,
+    picks: Sequence[Pick],
+    fx_to_base: dict[str, float],
+    *,
+    now: float | None = None,
+) -> tuple[dict[str, PriceFacts], dict[str, ModelPriceFacts]]:
+    """`offer_facts` of the picks and `model_lows` of their models from one read of every
+    offer's history (the picks' own offers are among their models')."""
+    if history is None or not picks:
+        return {}, {}
+    now = time.time() if now is None else now
+    keys = {key for offers in _model_offers(picks).values() for key in offers}
+    points = _read(history, sorted(keys | {p.candidate.product.key for p in picks}))
+    products = [p.candidate.product for p in picks]
+    return (
+        offer_facts(history, products, now=now, points=points),
+        model_lows(history, picks, fx_to_base, now=now, points=points),
+    )
 
 
 def _offer_key(offer: Offer) -> str:

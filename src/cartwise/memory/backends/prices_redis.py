@@ -7,7 +7,9 @@ Reading an offer is one GET of one compact value (180 points are 3.6 kB, decoded
 parse per point, and its p95 of one offer's facts was over a millisecond. A
 Lua script appends a point (APPEND) only when the last record (GETRANGE -20 -1) is older
 and holds another state, so concurrent ingests of one offer cannot write a point without a
-change, and nothing is ever rewritten. A batch is one pipeline of those calls.
+change, and nothing is ever rewritten. A batch is one pipeline of those calls. An offer
+still kept in the earlier sorted-set format (`cw:price:{…}`) is converted, once, when an
+ingest first asks for its last point.
 
 Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON),
 `cw:{user}:webhook` and `cw:{user}:watchgen` (the generation `erase` moves the user to; a
@@ -69,6 +71,24 @@ redis.call('SET', KEYS[1], ARGV[1])
 return #ARGV[1] / 20
 """
 
+# KEYS[1] the offer's string, KEYS[2] its history in the earlier format (a sorted set of
+# `time|price|currency|stock` members); converts the one into the other, once. Returns the
+# last record, or false when there was nothing to convert.
+_CONVERT_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('GETRANGE', KEYS[1], -20, -1) end
+local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+if #members == 0 then return false end
+local records = {}
+for i, member in ipairs(members) do
+  local t, p, c, s = string.match(member, '^([^|]*)|([^|]*)|([^|]*)|(%d)$')
+  records[i] = struct.pack('<ddc3B', tonumber(t), tonumber(p), c, tonumber(s))
+end
+local packed = table.concat(records)
+redis.call('SET', KEYS[1], packed)
+redis.call('DEL', KEYS[2])
+return string.sub(packed, -20)
+"""
+
 # KEYS: watches hash, alerts hash; ARGV: watch id, watch JSON as read, fired JSON, alert id,
 # alert JSON. 1 when fired, 0 when the watch changed since it was read.
 _FIRE_LUA = """
@@ -116,6 +136,11 @@ _MAX_ATTEMPTS = 100
 
 def _offer_key(offer: str) -> str:
     return f"cw:pricepts:{{{offer}}}"
+
+
+def _earlier_key(offer: str) -> str:
+    """Where the offer's history was kept before the packed format (a sorted set)."""
+    return f"cw:price:{{{offer}}}"
 
 
 def _record(point: PricePoint) -> bytes:
@@ -222,11 +247,35 @@ class RedisPriceHistory:
             for offer in wanted:
                 pipe.getrange(_offer_key(offer), -_RECORD.size, -1)
             results = pipe.execute()
+        found = dict(zip(wanted, results, strict=True))
+        # Every ingest asks for its offers' last points first: an offer still in the earlier
+        # format is converted here, so the first ingest after an upgrade converts them all
+        # (one more round trip per batch, only for offers without a packed history).
+        missing = [offer for offer, last in found.items() if len(last) != _RECORD.size]
+        if missing:
+            calls = [(_offer_key(o), _earlier_key(o)) for o in missing]
+            for offer, last in zip(missing, self._convert(calls), strict=True):
+                found[offer] = last or b""
         return {
             offer: _decode(offer, last)[0]
-            for offer, last in zip(wanted, results, strict=True)
+            for offer, last in found.items()
             if len(last) == _RECORD.size
         }
+
+    def _convert(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
+        """`_CONVERT_LUA` for each (packed key, earlier key): both keys of an offer share
+        its hash tag, so a cluster runs each call on one node."""
+        with self._redis.guard():
+            client = self._redis.client
+            if not self._redis.cluster:
+                pipe = client.pipeline(transaction=False)
+                for key, earlier in calls:
+                    pipe.eval(_CONVERT_LUA, 2, key, earlier)
+                return list(pipe.execute())
+            if _CONVERT_LUA not in self._scripts:
+                self._scripts[_CONVERT_LUA] = client.register_script(_CONVERT_LUA)
+            run = self._scripts[_CONVERT_LUA]
+            return [run(keys=[key, earlier]) for key, earlier in calls]
 
     def close(self) -> None:
         self._redis.close()

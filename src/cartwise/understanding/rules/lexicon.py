@@ -154,12 +154,18 @@ class Lexicon:
         return {slug for (kind, slug) in self._forms if kind == "preference"}
 
     def with_brands(self, brands: Iterable[CatalogBrand]) -> Lexicon:
-        """The packaged lexicon plus brands mined from catalogs (`cartwise.catalog.brands`), merged
-        with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
-        knows keeps its slug and gains new aliases; an English form new to the lexicon
-        matches only as the catalog spells it."""
-        mined = [Brand.mined(b.slug, b.domain, b.forms) for b in brands]
-        return Lexicon(build_matcher(LEXICON_KINDS, merge_brands(mined)))
+        """The packaged lexicon plus brands mined from catalogs (whatever brands this one
+        was built with): `lexicon_with_brands`."""
+        return lexicon_with_brands(brands)
+
+
+def lexicon_with_brands(brands: Iterable[CatalogBrand]) -> Lexicon:
+    """The packaged lexicon plus brands mined from catalogs (`cartwise.catalog.brands`), merged
+    with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
+    knows keeps its slug and gains new aliases; an English form new to the lexicon
+    matches only as the catalog spells it."""
+    mined = [Brand.mined(b.slug, b.domain, b.forms) for b in brands]
+    return Lexicon(build_matcher(LEXICON_KINDS, merge_brands(mined)))
 
 
 @lru_cache(maxsize=1)
