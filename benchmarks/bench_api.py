@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -252,6 +253,8 @@ def bench_backend(
         import redis
 
         env["REDIS_URL"] = args.redis_url
+        # Redis means replicas may share it, so serve wants a secret they share.
+        env["AUTH_SECRET"] = secrets.token_urlsafe(32)
         redis.Redis.from_url(args.redis_url).flushdb()
     with cartwise_serve(env) as base_url:
         print(f"[{backend}] serving on {base_url}", flush=True)

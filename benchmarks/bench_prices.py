@@ -73,6 +73,7 @@ def timed_ingest(settings: Settings, embedder: Embedder) -> tuple[float, float, 
 def bench_ingest(root: Path, embedder: Embedder) -> list[dict[str, float]]:
     runs = []
     for repeat in range(REPEATS):
+        load_before = os.getloadavg()[0]
         homes = {h: root / f"r{repeat}-{'with' if h else 'without'}" for h in (False, True)}
         order = (False, True) if repeat % 2 == 0 else (True, False)
         first: dict[bool, tuple[float, float]] = {}
@@ -98,6 +99,7 @@ def bench_ingest(root: Path, embedder: Embedder) -> list[dict[str, float]]:
                 "cpu_again_with": again[True][1],
                 "points": points[True],
                 "db_mb": (homes[True] / "prices.sqlite3").stat().st_size / 1e6,
+                "load": (load_before + os.getloadavg()[0]) / 2,
             }
         )
         print(f"repeat {repeat}: {runs[-1]}", flush=True)
@@ -127,6 +129,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def bench_reads(settings: Settings) -> dict[str, float]:
     history = create_price_history(settings)
+    load_before = os.getloadavg()[0]
     try:
         now = time.time()
         keys = fill(history, now)
@@ -157,6 +160,7 @@ def bench_reads(settings: Settings) -> dict[str, float]:
             "max": max(one),
             "turn_p50": percentile(turn, 0.5),
             "turn_p95": percentile(turn, 0.95),
+            "load": (load_before + os.getloadavg()[0]) / 2,
         }
     finally:
         history.close()
@@ -178,8 +182,8 @@ def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], sec
         "",
         "Wall seconds, then CPU seconds of the process in brackets.",
         "",
-        "| repeat | first ingest without | with (past written) | ratio wall (CPU) | re-ingest without | with | ratio wall (CPU) | points | prices.sqlite3 |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| repeat | first ingest without | with (past written) | ratio wall (CPU) | re-ingest without | with | ratio wall (CPU) | points | prices.sqlite3 | load average |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for i, r in enumerate(runs):
         lines.append(
@@ -191,7 +195,7 @@ def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], sec
             f"{r['again_with']:.1f} ({r['cpu_again_with']:.1f}) s | "
             f"{r['again_with'] / r['again_without']:.2f}× "
             f"({r['cpu_again_with'] / r['cpu_again_without']:.2f}×) | "
-            f"{int(r['points']):,} | {r['db_mb']:.1f} MB |"
+            f"{int(r['points']):,} | {r['db_mb']:.1f} MB | {r['load']:.1f} |"
         )
     lines += [
         "",
@@ -204,21 +208,21 @@ def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], sec
         "",
         f"## One offer's facts at {POINTS} points ({READS:,} reads of random offers among {OFFERS:,})",
         "",
-        "| backend | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | a turn's 8 picks p50 | p95 |",
-        "|---|---|---|---|---|---|---|---|",
+        "| backend | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | a turn's 8 picks p50 | p95 | load average |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, r in reads.items():
         lines.append(
             f"| {name} | {r['p50']:.3f} ms | {r['p95']:.3f} ms | {r['max']:.2f} ms | "
             f"{r['cpu_p50']:.3f} ms | {r['cpu_p95']:.3f} ms | "
-            f"{r['turn_p50']:.2f} ms | {r['turn_p95']:.2f} ms |"
+            f"{r['turn_p50']:.2f} ms | {r['turn_p95']:.2f} ms | {r['load']:.1f} |"
         )
     lines += [
         "",
         "Target: one offer's facts ≤ 1 ms p95 at 180 points (read + compute). Wall time includes",
-        f"waiting for a core: the load average during this run was {os.getloadavg()[0]:.1f} on",
-        "2 cores, so the CPU-time columns (this process's own cost; for Redis the server's time",
-        "is not in them) are the ones that say what a read costs.",
+        "waiting for a core: with the load average (1-minute, mean of a section's start and end)",
+        "above the machine's 2 cores, the CPU-time columns (this process's own cost; for Redis",
+        "the server's time is not in them) are the ones that say what a read costs.",
         "",
     ]
     return "\n".join(lines)

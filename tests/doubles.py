@@ -350,6 +350,8 @@ class CountingEmbedder:
         self.queries_embedded = 0
         self.queries: list[str] = []
         """Every query text that reached the model, in order."""
+        self.documents: list[str] = []
+        """Every document text that reached the model, in order."""
 
     @property
     def name(self) -> str:
@@ -366,4 +368,5 @@ class CountingEmbedder:
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         self.documents_embedded += len(texts)
+        self.documents += texts
         return self.inner.embed_documents(texts)

@@ -47,3 +47,22 @@ def test_invalid_setting_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STORE_BACKEND", "postgres")
     with pytest.raises(ValidationError, match="store_backend"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_the_default_sign_in_limit_is_valid_limits_notation() -> None:
+    """The validator skips `limits` for the default (a command that never serves need not
+    import it), so the default itself is checked here; any other value is parsed."""
+    from limits import parse_many
+
+    from cartwise.settings import DEFAULT_AUTH_FAILURES
+
+    assert Settings.model_fields["auth_failures_per_user_address"].default == DEFAULT_AUTH_FAILURES
+    assert len(parse_many(DEFAULT_AUTH_FAILURES)) == 2
+
+
+def test_a_sign_in_limit_that_is_not_limits_notation_is_rejected(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AUTH_FAILURES_PER_USER_ADDRESS", "five a minute")
+    with pytest.raises(ValidationError, match="not a rate limit"):
+        Settings(_env_file=None)  # type: ignore[call-arg]

@@ -12,11 +12,20 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _commands() -> None:
+    # A group even when one command is registered (`main` registers only the command it
+    # runs): typer makes a lone command the root, which would read "ask" as its message.
+    pass
+
+
 def main() -> None:
-    from cartwise.commands import register_all
+    import sys
+
+    from cartwise.commands import register_for
     from cartwise.errors import ConfigurationError
 
-    register_all(app)
+    register_for(app, sys.argv[1:])
     try:
         app()
     except ConfigurationError as exc:

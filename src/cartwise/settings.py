@@ -16,6 +16,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from cartwise.errors import ConfigurationError
 from cartwise.vocabulary.currencies import fx_to_base as dated_rates
 
+DEFAULT_AUTH_FAILURES = "5/minute;20/hour"
+"""`Settings.auth_failures_per_user_address` unless set (`limits` notation)."""
+
 
 class Settings(BaseSettings):
     """Cartwise settings. Environment variables use the field name in upper case."""
@@ -224,7 +227,7 @@ class Settings(BaseSettings):
     auth_attempts_per_minute: int = Field(default=20, ge=1)
     """Sign-in attempts per client address per minute, whatever the usernames."""
 
-    auth_failures_per_user_address: str = "5/minute;20/hour"
+    auth_failures_per_user_address: str = DEFAULT_AUTH_FAILURES
     """Failed sign-ins for one username from one client address (`limits` notation; several
     windows escalate the wait). The owner signing in from another address is unaffected."""
 
@@ -274,6 +277,12 @@ class Settings(BaseSettings):
     """Of `turn_threads`, how many one shopper's jobs may hold at once (one turn runs up to
     six searches at a time); the rest stay free for other shoppers (past turn_threads: all)."""
 
+    turn_busy_share: float = Field(default=0.0, ge=0, le=1000)
+    """When set (4 is a starting point), a shopper whose recent thread time is more than this
+    many times another waiting shopper's (plus a quarter second) runs one job at a time until
+    the other's work is done, and their long searches pause for it. 0 (the default): nobody is
+    held back — on the shared 2-core machine it did not measurably help (fairness report)."""
+
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
     for at most this long before it exits (keep it below the orchestrator's kill timeout)."""
@@ -289,6 +298,9 @@ class Settings(BaseSettings):
     @field_validator("auth_failures_per_user_address")
     @classmethod
     def _check_rate_limit_notation(cls, value: str) -> str:
+        if value == DEFAULT_AUTH_FAILURES:
+            # Checked by a test: a command that never serves need not import `limits`.
+            return value
         from limits import parse_many
 
         try:

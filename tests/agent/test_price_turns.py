@@ -6,6 +6,7 @@ next turn delivers (a CUSTOM event first)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -13,19 +14,23 @@ from typing import Any
 import pytest
 
 from cartwise.agent.deps import AgentDeps
+from cartwise.agent.price_answers import ModelLow, lows_note
 from cartwise.agent.run import run_agent
 from cartwise.catalog.product import Domain, Product
 from cartwise.embedding import create_embedder
+from cartwise.errors import AccountErased
 from cartwise.memory import (
     create_preference_store,
     create_price_history,
     create_session_store,
     create_watch_store,
 )
+from cartwise.memory.pinned import PinnedPreferences, PinnedSessions, PinnedWatches
 from cartwise.memory.price_recorder import PriceRecorder
 from cartwise.memory.prices import DAY, PricePoint
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
+from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 from tests.factories import make_product
 
@@ -133,7 +138,9 @@ async def test_zh_conversation_answers_from_history_and_watches(deps: AgentDeps)
     assert {o.platform for o in jd.offers} == {"jd", "amazon"}
     low = jd.model_lowest_90d
     assert low is not None and (low.platform, low.lowest_90d_base) == ("jd", 2299.0)
-    assert f"第{ordinal}款现在是近90天最低价" in first.reply
+    # Nowhere was it cheaper in 90 days (amazon's best was ¥2,342): the model is at its low.
+    assert (low.deal, low.current_platform, low.offers) == ("lowest_90d", "jd", 2)
+    assert f"第{ordinal}款这个型号现在是各平台近90天的最低价。" in first.reply
 
     deal = await turn(deps, "zh", f"第{ordinal}个现在买划算吗")
     assert deal.price_answer is not None and deal.price_answer.kind == "deal"
@@ -169,7 +176,7 @@ async def test_en_conversation_answers_from_history_and_watches(deps: AgentDeps)
     platforms = [p.platform for p in first.products]
     jd = platforms.index("jd") + 1
     nth = {1: "1st", 2: "2nd", 3: "3rd"}
-    assert "90-day low" in first.reply
+    assert f"The {nth[jd]} one's model is at its 90-day low across platforms." in first.reply
 
     deal = await turn(deps, "en", f"is the {nth[jd]} one a good price?")
     assert deal.price_answer is not None and deal.price_answer.kind == "deal"
@@ -205,3 +212,127 @@ async def test_zh_back_in_stock_watch_fires_on_restock(deps: AgentDeps) -> None:
     restocked = [p.model_copy(update={"in_stock": True}) for p in price_only]
     assert reingest(deps, restocked)[1] == 1
     assert reingest(deps, [p.model_copy(update={"price": 279.0}) for p in restocked])[1] == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("推荐一款头戴耳机", "第1款这个型号现在是各平台近90天的最低价。"),
+        ("over-ear headphones", "The 1st one's model is at its 90-day low across platforms."),
+    ],
+)
+async def test_the_reply_says_a_model_is_at_its_low_across_platforms(
+    deps: AgentDeps, message: str, expected: str
+) -> None:
+    """amazon's $299 (¥2,129) since yesterday is the lowest any platform has had the model
+    for in 90 days (usually ¥2,485: amazon's $349) — the reply says so of the item shown."""
+    cut = [p.model_copy(update={"price": 299.0, "price_base": 2128.88})
+           for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    deps.recall.upsert(cut, deps.embedder.embed_documents([p.embedding_text() for p in cut]))
+    assert deps.prices is not None
+    deps.prices.append_changed([PricePoint("amazon", "A1", 299.0, "USD", True, NOW - DAY)])
+    first = await turn(deps, "m", message)
+    shown = first.products[0]
+    assert {o.platform for o in shown.offers} == {"jd", "amazon"}
+    low = shown.model_lowest_90d
+    assert low is not None and (low.deal, low.current_platform) == ("lowest_90d", "amazon")
+    assert (low.current_base, low.median_90d_base) == (2128.88, 2484.88)
+    assert shown.platform == "amazon" and expected in first.reply
+
+
+def test_the_model_note_names_the_platform_when_another_listing_is_cheaper() -> None:
+    low = ModelLow(ordinal=2, platform="amazon", price=299.0, currency="USD", same_offer=False)
+    assert lows_note([1, 2], "zh", models_at_low=[low]) == (
+        "第2款这个型号现在是各平台近90天的最低价（亚马逊$299）。第1款现在是近90天最低价。"
+    )
+    assert lows_note([2], "en", models_at_low=[low]) == (
+        "The 2nd one's model is at its 90-day low across platforms (Amazon, $299)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("search", "ask", "recipient"),
+    [
+        ("给我妈推荐一款头戴耳机", "第1个降到2000以下提醒我", "mum"),
+        ("over-ear headphones for my dad", "tell me when the 1st one drops below $300", "dad"),
+    ],
+)
+async def test_a_watch_asked_while_shopping_for_someone_is_theirs(
+    deps: AgentDeps, search: str, ask: str, recipient: str
+) -> None:
+    assert (await turn(deps, "gift", search)).recipient == recipient
+    asked = await turn(deps, "gift", ask)
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.user, made.recipient) == ("ann", recipient)
+    cheaper = [p.model_copy(update={"price": 199.0, "price_base": 1416.88})
+               for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    assert reingest(deps, cheaper)[1] == 1
+    assert deps.watches is not None
+    assert [a.recipient for a in deps.watches.alerts("ann")] == [recipient]
+
+
+class CountingHistory:
+    """A history that counts its batched reads."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.reads = 0
+
+    def points_many(self, keys: Any, *, since: float = 0.0) -> Any:
+        self.reads += 1
+        return self.inner.points_many(keys, since=since)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_a_search_turn_reads_the_history_once_for_its_offers_and_models(
+    deps: AgentDeps,
+) -> None:
+    counting = CountingHistory(deps.prices)
+    first = await turn(dataclasses.replace(deps, prices=counting), "once", "推荐一款头戴耳机")  # type: ignore[arg-type]
+    shown = first.products[0]
+    assert shown.history is not None and shown.model_lowest_90d is not None
+    assert counting.reads == 1
+
+
+class ErasingEngine(RulesEngine):
+    """The rules engine, deleting the account while it reads: the turn is past its start
+    and before the watch it will make."""
+
+    def __init__(self, deps: AgentDeps) -> None:
+        super().__init__()
+        self.deps = deps
+
+    def read(self, message: str, conversation: Conversation) -> Reading:
+        reading = super().read(message, conversation)
+        for store in (self.deps.preferences, self.deps.sessions, self.deps.watches):
+            store.erase("ann")  # type: ignore[union-attr]
+        return reading
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_a_turn_running_while_the_account_is_deleted_creates_no_watch(
+    backend: str, settings: Settings, request: pytest.FixtureRequest
+) -> None:
+    if backend == "redis":
+        url = request.getfixturevalue("clean_redis")
+        settings = settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    deps = open_deps(settings)
+    try:
+        first = await turn(deps, "t", "推荐一款头戴耳机")
+        assert first.products
+        assert deps.watches is not None
+        # As the API runs a turn: every store pinned to the generation the user is at now.
+        pinned = dataclasses.replace(
+            deps,
+            preferences=PinnedPreferences(deps.preferences, "ann", deps.preferences.generation("ann")),
+            sessions=PinnedSessions(deps.sessions, "ann", deps.sessions.generation("ann")),
+            watches=PinnedWatches(deps.watches, "ann", deps.watches.generation("ann")),
+            engine=ErasingEngine(deps),
+        )  # fmt: skip
+        with pytest.raises(AccountErased):
+            await turn(pinned, "t", "第1个降到2000以下提醒我")
+        assert deps.watches.list("ann", include_closed=True) == []
+    finally:
+        deps.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cartwise.agent.run import run_agent
 from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
 from cartwise.memory.store import PreferenceEntry
@@ -65,3 +67,25 @@ async def test_the_reader_gets_a_bounded_slice_and_supersedes_still_work(
     keys = {e.dedup_key for e in result.memory.long_term}
     assert "like:material::plastic" in keys and "dislike:material::plastic" not in keys
     assert len(result.memory.long_term) <= SLICE_PER_NAMESPACE + 1
+
+
+async def test_a_shopper_with_nothing_stored_costs_no_pieces_of_the_message(
+    make_deps: DepsFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slice is looked up by every piece of the message (~20,000 for a pasted
+    2,000-character one); with nothing stored there is nothing to look up."""
+    from cartwise.memory.backends import common
+
+    cut: list[str] = []
+    real = common.text_pieces
+
+    def counting(text: str) -> set[str]:
+        cut.append(text)
+        return real(text)
+
+    monkeypatch.setattr(common, "text_pieces", counting)
+    deps = make_deps(SpyingEngine({"plastic is fine now": LIKE_PLASTIC}))
+    assert deps.preferences.named_in("new", "plastic is fine now " * 100) == []
+    assert cut == []
+    deps.preferences.replace_all("ann", stored(3))  # type: ignore[attr-defined]
+    assert deps.preferences.named_in("ann", "s1 and s2") and len(cut) == 1

@@ -14,17 +14,28 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
-from cartwise.api.fair import FairExecutor, current_shopper
+from cartwise.api.fair import BUSY_JOBS, MAX_PAUSE, FairExecutor, current_shopper
 from cartwise.api.main import create_app
+from cartwise.sharing import let_others_run
 from tests.api.conftest import run_input, signup
 from tests.doubles import ScriptedAgent
 
 WAIT = 10
 
 
+class Clock:
+    """A monotonic clock the test moves by hand (thread time is measured with it)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @contextmanager
-def executor(workers: int, per_shopper: int) -> Iterator[FairExecutor]:
-    pool = FairExecutor(workers, per_shopper=per_shopper)
+def executor(workers: int, per_shopper: int, **options: Any) -> Iterator[FairExecutor]:
+    pool = FairExecutor(workers, per_shopper=per_shopper, **options)
     try:
         yield pool
     finally:
@@ -129,6 +140,119 @@ def test_a_job_that_raises_hands_its_error_to_the_caller() -> None:
         with pytest.raises(ZeroDivisionError):
             failed.result(WAIT)
         assert submit_as(pool, "alice", lambda: "next").result(WAIT) == "next"
+
+
+def until(condition: Any) -> None:
+    """Wait for a state other threads reach (checked each millisecond, at most WAIT s)."""
+    done = threading.Event()
+    for _ in range(WAIT * 1000):
+        if condition():
+            return
+        done.wait(0.001)
+    raise AssertionError("the executor never got there")
+
+
+def test_a_shopper_who_used_far_more_starts_one_job_at_a_time_while_another_has_work() -> None:
+    clock, blocker = Clock(), Blocker()
+    with executor(8, per_shopper=4, clock=clock) as pool:
+        essay = [submit_as(pool, "mallory", blocker.job, f"m{n}") for n in range(2)]
+        blocker.wait_started(2)
+        clock.now += 5  # mallory's two jobs have run 5 s each; alice has used nothing
+        quiet = submit_as(pool, "alice", blocker.job, "a0")
+        blocker.wait_started(3)
+        more = [submit_as(pool, "mallory", blocker.job, f"m{n}") for n in range(2, 4)]
+        later = submit_as(pool, "alice", blocker.job, "a1")
+        blocker.wait_started(4)
+
+        assert "a1" in blocker.started, "alice still gets a thread at once"
+        assert pool.running("mallory") == 2 > BUSY_JOBS, "none of mallory's new jobs started"
+        assert pool.used("mallory") > 10 * pool.used("alice")
+        blocker.release.set()
+        assert [f.result(WAIT) for f in (quiet, later)] == ["a0", "a1"]
+        assert [f.result(WAIT) for f in essay + more] == ["m0", "m1", "m2", "m3"]
+
+
+def test_two_shoppers_who_used_alike_both_run_up_to_the_cap() -> None:
+    clock, blocker = Clock(), Blocker()
+    with executor(8, per_shopper=3, clock=clock) as pool:
+        first = [submit_as(pool, "bob", blocker.job, f"b{n}") for n in range(3)]
+        first += [submit_as(pool, "alice", blocker.job, f"a{n}") for n in range(3)]
+        blocker.wait_started(6)
+        clock.now += 5
+
+        assert (pool.running("bob"), pool.running("alice")) == (3, 3)
+        blocker.release.set()
+        for future in first:
+            future.result(WAIT)
+
+
+def test_a_busy_shoppers_long_work_pauses_for_another_shopper_then_goes_on() -> None:
+    clock, release, alice_done = Clock(), threading.Event(), threading.Event()
+    slices: dict[str, int] = {}
+
+    def long_work(name: str) -> int:
+        while not release.is_set():
+            slices[name] = slices.get(name, 0) + 1
+            let_others_run()
+            release.wait(0.001)
+        return slices[name]
+
+    with executor(8, per_shopper=4, clock=clock) as pool:
+        try:
+            essay = [submit_as(pool, "mallory", long_work, f"m{n}") for n in range(3)]
+            until(lambda: pool.running("mallory") == 3)
+            clock.now += 5
+            quiet = submit_as(pool, "alice", alice_done.wait, WAIT)
+            until(lambda: pool.running("mallory") == BUSY_JOBS)  # two stepped aside
+
+            alice_done.set()
+            assert quiet.result(WAIT)
+            until(lambda: pool.running("mallory") == 3)  # alice is done: all three go on
+        finally:
+            release.set()
+            alice_done.set()
+        assert all(f.result(WAIT) > 0 for f in essay)
+
+
+def test_a_pause_ends_after_max_pause_even_while_the_other_shopper_still_runs() -> None:
+    clock, blocker = Clock(), Blocker()
+    paused: list[float] = []
+
+    def long_work() -> None:
+        clock.now += 5  # this job has run long by the time it reaches its pause point
+        let_others_run()
+        paused.append(clock.now)
+
+    with executor(8, per_shopper=4, clock=clock) as pool:
+        other = submit_as(pool, "alice", blocker.job, "a0")
+        blocker.wait_started(1)
+        hold = submit_as(pool, "mallory", blocker.job, "m0")
+        blocker.wait_started(2)
+        job = submit_as(pool, "mallory", long_work)
+        until(lambda: pool.running("mallory") == 1)  # paused: only m0 counts
+        clock.now += MAX_PAUSE + 0.01
+        job.result(WAIT)  # ended its pause though alice's job still runs
+
+        assert paused == [pytest.approx(1_005 + MAX_PAUSE + 0.01)], "it did pause, till then"
+        assert not other.done()
+        blocker.release.set()
+        other.result(WAIT), hold.result(WAIT)
+
+
+def test_with_busy_share_zero_nobody_is_held_back() -> None:
+    clock, blocker = Clock(), Blocker()
+    with executor(8, per_shopper=4, busy_share=0, clock=clock) as pool:
+        first = [submit_as(pool, "mallory", blocker.job, f"m{n}") for n in range(2)]
+        blocker.wait_started(2)
+        clock.now += 50
+        quiet = submit_as(pool, "alice", blocker.job, "a0")
+        more = [submit_as(pool, "mallory", blocker.job, f"m{n}") for n in range(2, 4)]
+        blocker.wait_started(5)
+
+        assert pool.running("mallory") == 4
+        blocker.release.set()
+        for future in [*first, quiet, *more]:
+            future.result(WAIT)
 
 
 class ShopperProbe(ScriptedAgent):

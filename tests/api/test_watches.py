@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
 from cartwise.memory.prices import Trigger
-from tests.api.conftest import signup
+from tests.api.conftest import PASSWORD, signup
 from tests.factories import make_product
 
 
@@ -88,3 +88,27 @@ def test_bad_watch_requests_are_4xx(client: TestClient, stores: AgentDeps) -> No
         == 204
     )
     assert client.get("/api/watches").status_code == 401
+
+
+def test_deleting_the_account_deletes_its_watches_alerts_and_webhook(
+    client: TestClient, stores: AgentDeps
+) -> None:
+    index_offer(stores)
+    ann, bob = signup(client, "ann"), signup(client, "bob")
+    for headers in (ann, bob):
+        made = client.post("/api/watches", headers=headers,
+                           json={"platform": "jd", "item_id": "A1", "target": 2099})  # fmt: skip
+        assert made.status_code == 201
+    assert client.put("/api/watches-webhook", headers=ann,
+                      json={"url": "https://h.example/ann"}).status_code == 204  # fmt: skip
+    assert stores.watches is not None
+    stores.watches.fire([Trigger("sony|model:wh1000xm5", "jd", "A1", 1999, "CNY", 1999, True)],
+                        stores.settings.fx_to_base, now=time.time())  # fmt: skip
+    gone = client.request("DELETE", "/api/auth/account", json={"password": PASSWORD}, headers=ann)
+    assert gone.status_code == 204
+    assert stores.watches.list("ann", include_closed=True) == []
+    assert stores.watches.alerts("ann") == [] and stores.watches.webhook("ann") == ""
+    assert len(stores.watches.alerts("bob")) == 1
+    again = signup(client, "ann")
+    assert client.get("/api/watches?closed=true", headers=again).json() == []
+    assert client.get("/api/alerts", headers=again).json() == []

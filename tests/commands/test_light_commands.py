@@ -28,6 +28,17 @@ HEAVY = (
     "cartwise.agent.graph",
     "cartwise.recall.indexes.faiss",
 )
+LIGHTER = (
+    "numpy",  # only where vectors are scored or stored
+    "limits",  # the API's rate limits
+    "cartwise.understanding",  # the reader, its models and the act classifier
+    "cartwise.catalog.product",  # listings and the taxonomy
+    "cartwise.catalog.domain_classifier",
+    "cartwise.commands.eval_dialogue",  # another command's module
+    "rich.progress",
+)
+"""What the commands that only read a store or print help need least: each was imported by
+them once (registering every command module, a numpy-typed seam, a settings check)."""
 PROBE = """
 import json, os, sys
 from cartwise.cli import main
@@ -45,14 +56,16 @@ with open(os.environ["PROBE_OUT"], "w") as out:
 pytestmark = pytest.mark.slow
 
 
-def heavy_imports(args: list[str], home: Path, tmp_path: Path) -> list[str]:
+def heavy_imports(
+    args: list[str], home: Path, tmp_path: Path, heavy: tuple[str, ...] = HEAVY
+) -> list[str]:
     out = tmp_path / "loaded.json"
     env = {
         **os.environ,
         "CARTWISE_HOME": str(home),
         "EMBEDDER": "e5:small",
         "PROBE_ARGS": json.dumps(args),
-        "PROBE_HEAVY": json.dumps(HEAVY),
+        "PROBE_HEAVY": json.dumps(heavy),
         "PROBE_OUT": str(out),
     }
     subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, timeout=120)
@@ -78,6 +91,35 @@ def test_a_light_command_imports_no_model_index_or_graph(args: list[str], tmp_pa
         "\u4e00" <= ch <= "\u9fff" for ch in args[-1]
     )
     assert [m for m in loaded if not (segments_chinese and m == "jieba")] == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["memory", "list", "--user", "ann"],
+        ["memory", "export", "--user", "ann"],
+        ["session", "show", "--user", "ann", "--thread", "t1"],
+    ],
+)
+def test_a_store_reading_command_imports_no_vectors_reader_or_other_commands(
+    args: list[str], tmp_path: Path
+) -> None:
+    # --help registers every command module (it lists them), and only those.
+    lighter = tuple(
+        m for m in LIGHTER if args != ["--help"] or not m.startswith("cartwise.commands")
+    )
+    assert heavy_imports(args, tmp_path / "home", tmp_path, lighter) == []
+
+
+@pytest.mark.parametrize("args", [["memory", "list"], ["memory", "export"]])
+def test_a_preference_command_imports_no_session_models_or_spec_grammar(
+    args: list[str], tmp_path: Path
+) -> None:
+    """The SQLite backend module holds both stores; the session store's models (and the spec
+    grammar they hold, hundreds of regular expressions compiled at import) load with it."""
+    sessions = ("cartwise.memory.session_state", "cartwise.catalog.specs")
+    assert heavy_imports([*args, "--user", "ann"], tmp_path / "home", tmp_path, sessions) == []
 
 
 def test_ingesting_cached_vectors_never_loads_the_model(tmp_path: Path) -> None:

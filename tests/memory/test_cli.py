@@ -280,3 +280,28 @@ def test_import_refuses_an_oversized_row_and_writes_nothing(
     store = create_preference_store(backend_settings, HashingEmbedder())
     assert store.list(USER) == []
     store.close()
+
+
+@pytest.mark.parametrize("mode", [(), ("--replace",)], ids=["merge", "replace"])
+def test_import_past_the_per_user_cap_is_refused_like_any_other_write(
+    cli: typer.Typer,
+    tmp_path: Path,
+    backend_settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: tuple[str, ...],
+) -> None:
+    monkeypatch.setenv("MAX_PREFERENCES_PER_USER", "3")
+    get_settings.cache_clear()
+    slugs = ["wool", "jute", "rattan", "linen", "bamboo"]
+    entries = [make_preference(s, keywords=[s]).model_dump(mode="json") for s in slugs]
+    path = tmp_path / "five.json"
+    path.write_text(
+        json.dumps({"format": "cartwise-preferences", "version": 1, "entries": entries})
+    )
+
+    code, _, err = _run(cli, "memory", "import", str(path), "--user", USER, *mode)
+
+    assert code == 1 and "keep 3 preferences" in err and err.count("\n") == 1, err
+    store = create_preference_store(backend_settings, HashingEmbedder())
+    assert store.list(USER) == [], "validated whole: nothing is written"
+    store.close()

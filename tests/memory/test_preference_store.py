@@ -8,8 +8,10 @@ from pydantic import ValidationError
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.errors import InvalidInput, InvalidPreference
 from cartwise.memory import create_preference_store
+from cartwise.memory.backends.common import VECTOR_TEXT_CHARS
 from cartwise.memory.store import PreferenceEntry, PreferenceStore
 from cartwise.settings import Settings
+from tests.doubles import CountingEmbedder
 from tests.factories import make_preference
 
 USER = "alice"
@@ -182,3 +184,23 @@ def test_a_model_change_re_embeds_stored_vectors(
         assert rows and all(row.vector is not None and row.vector.shape == (64,) for row in rows)
     finally:
         other.close()
+
+
+def test_the_largest_entry_the_api_accepts_embeds_only_its_start(
+    backend_settings: Settings,
+) -> None:
+    embedder = CountingEmbedder(HashingEmbedder())
+    store = create_preference_store(backend_settings, embedder)
+    try:
+        keywords = [f"{n:02d}" + "q" * 62 for n in range(24)]
+        store.upsert("vera", make_preference("steel-wool", keywords=keywords))
+        scoped = make_preference("jute", domain="home-kitchen", keywords=["jute"])
+        store.upsert("vera", scoped)
+        assert embedder.documents, "an entry's vector is computed when it is written"
+        assert all(len(text) <= VECTOR_TEXT_CHARS for text in embedder.documents)
+        assert embedder.documents[0].startswith("steel wool 00qqq")
+        assert embedder.documents[1] == "home kitchen"
+        stored = store.get("vera", "dislike:material::steel-wool")
+        assert stored is not None and stored.keywords == keywords  # stored whole
+    finally:
+        store.close()

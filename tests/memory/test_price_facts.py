@@ -124,3 +124,34 @@ def test_the_recorder_gives_new_demo_offers_their_past_once(tmp_path: Path) -> N
     recorder.record([products[0].model_copy(update={"price": 90.0})])
     assert recorder.finish()[0] == written + 1
     history.close()
+
+
+def test_a_model_is_at_its_low_only_when_no_platform_was_cheaper_in_90_days() -> None:
+    fx = {"CNY": 1.0, "USD": 7.0}
+    # jd fell from 2,599 to 2,299 yesterday: its own 90-day low ...
+    jd = steps((170, 2599), (1, 2299))
+    assert price_facts(jd, now=NOW).deal == "lowest_90d"  # type: ignore[union-attr]
+    # ... but amazon sold it for $320 (¥2,240) two months ago: the model is not at its low.
+    amazon = [PricePoint("amazon", "B1", p, "USD", True, NOW - ago * DAY)
+              for ago, p in ((120, 340.0), (60, 320.0), (50, 340.0))]  # fmt: skip
+    both = model_facts({"jd:1": jd, "amazon:B1": amazon}, fx, now=NOW)
+    assert both is not None and both.offers == 2
+    assert (both.lowest_90d_base, both.platform, both.deal) == (2240.0, "amazon", "below_usual")
+    assert (both.current_base, both.current_platform) == (2299.0, "jd")
+    # Without that sale the model is at its low across platforms, where jd has it now.
+    steady = [PricePoint("amazon", "B1", 340.0, "USD", True, NOW - 120 * DAY)]
+    low = model_facts({"jd:1": jd, "amazon:B1": steady}, fx, now=NOW)
+    assert low is not None and low.deal == "lowest_90d" and low.current_platform == "jd"
+    assert low.median_90d_base == 2380.0  # amazon's ¥2,380 was the cheapest for 89 days
+    # The catalog's prices now win over the last points (amazon cut to $300 = ¥2,100).
+    now_prices = {"jd:1": 2299.0, "amazon:B1": 2100.0}
+    cut = model_facts({"jd:1": jd, "amazon:B1": steady}, fx, now=NOW, current=now_prices)
+    assert cut is not None and (cut.current_platform, cut.current_base) == ("amazon", 2100.0)
+    assert cut.deal == "lowest_90d"
+
+
+def test_a_model_that_never_moved_is_not_at_a_low() -> None:
+    fx = {"CNY": 1.0}
+    flat = model_facts({"jd:1": steps((170, 100)), "taobao:2": [
+        PricePoint("taobao", "2", 100.0, "CNY", True, NOW - 100 * DAY)]}, fx, now=NOW)  # fmt: skip
+    assert flat is not None and flat.deal == "usual"

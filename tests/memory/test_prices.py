@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from cartwise.errors import InvalidInput, NotFound, QuotaExceeded
+from cartwise.errors import AccountErased, InvalidInput, NotFound, QuotaExceeded
 from cartwise.memory import create_price_history, create_watch_store
+from cartwise.memory.pinned import PinnedWatches
 from cartwise.memory.prices import DAY, PriceHistory, PricePoint, Trigger, WatchStore, new_watch
 from cartwise.settings import Settings
 
@@ -149,8 +150,98 @@ def test_erase_leaves_nothing_of_the_user(watches: WatchStore) -> None:
     assert [a.user for a in watches.fire([trigger(90)], FX, now=NOW + 1)] == ["bob"]
 
 
+def test_an_erase_outdates_watches_and_webhooks_of_work_begun_before_it(
+    watches: WatchStore,
+) -> None:
+    """A turn still running for a deleted account cannot leave a watch or a webhook behind."""
+    model = "sony|model:wh1000xm5"
+    watches.add(new_watch("ann", model=model, title="x", kind="price", target=300,
+                          currency="CNY", now=NOW))  # fmt: skip
+    earlier = PinnedWatches(watches, "ann", watches.generation("ann"))
+    other = PinnedWatches(watches, "bob", watches.generation("bob"))
+    watches.erase("ann")
+    late = new_watch("ann", model=model, title="x", kind="price", target=250, currency="CNY",
+                     now=NOW)  # fmt: skip
+    with pytest.raises(AccountErased):
+        earlier.add(late)
+    with pytest.raises(AccountErased):
+        earlier.set_webhook("ann", "https://hooks.example/ann")
+    assert watches.list("ann", include_closed=True) == [] and watches.webhook("ann") == ""
+    # Nothing of the refused watch is left to fire, and other users are untouched.
+    assert watches.fire([trigger(100)], FX, now=NOW) == []
+    other.add(new_watch("bob", model=model, title="x", kind="price", target=300,
+                        currency="CNY", now=NOW))  # fmt: skip
+    assert [a.user for a in watches.fire([trigger(100)], FX, now=NOW)] == ["bob"]
+    # Work that begins after the erase (a new account of the same name) writes as usual.
+    fresh = PinnedWatches(watches, "ann", watches.generation("ann"))
+    fresh.add(late)
+    assert [w.id for w in watches.list("ann")] == [late.id]
+
+
 def test_webhook_is_per_user(watches: WatchStore) -> None:
     watches.set_webhook("ann", "https://hooks.example/ann")
     assert (watches.webhook("ann"), watches.webhook("bob")) == ("https://hooks.example/ann", "")
     watches.set_webhook("ann", "")
     assert watches.webhook("ann") == ""
+
+
+@pytest.mark.redis
+def test_redis_keeps_an_offer_as_one_append_only_string_of_20_byte_records(
+    clean_redis: str,
+) -> None:
+    import redis
+
+    from cartwise.memory.backends.prices_redis import RedisPriceHistory
+
+    history = RedisPriceHistory(clean_redis)
+    raw = redis.Redis.from_url(clean_redis)
+    try:
+        history.backfill([point(100, NOW - 2 * DAY), point(80, NOW - DAY)])
+        before = raw.get("cw:pricepts:{jd:1}")
+        assert before is not None and len(before) == 2 * 20
+        usd = PricePoint("jd", "1", 12.5, "USD", False, NOW)
+        assert history.append_changed([usd, point(80, NOW + 1, item="2")]) == [
+            usd,
+            point(80, NOW + 1, item="2"),
+        ]
+        after = raw.get("cw:pricepts:{jd:1}")
+        assert after is not None and after.startswith(before) and len(after) == 3 * 20
+        assert history.points("jd:1")[-1] == usd  # currency and stock round-trip
+        assert history.latest(["jd:1", "jd:2"]) == {
+            "jd:1": usd,
+            "jd:2": point(80, NOW + 1, item="2"),
+        }
+        assert [p.price for p in history.points("jd:1", since=NOW - DAY)] == [80, 12.5]
+    finally:
+        history.close()
+        raw.close()
+
+
+@pytest.mark.redis
+def test_redis_history_in_the_earlier_format_is_converted_at_the_next_ingest(
+    clean_redis: str,
+) -> None:
+    import redis
+
+    from cartwise.memory.backends.prices_redis import RedisPriceHistory
+
+    raw = redis.Redis.from_url(clean_redis)
+    # As the sorted-set format kept it: members time|price|currency|stock, scored by time.
+    earlier = {
+        f"{NOW - 2 * DAY!r}|100.00|CNY|1": NOW - 2 * DAY,
+        f"{NOW - DAY!r}|80.00|CNY|0": NOW - DAY,
+    }
+    raw.zadd("cw:price:{jd:1}", earlier)
+    history = RedisPriceHistory(clean_redis)
+    try:
+        assert history.latest(["jd:1", "jd:2"]) == {"jd:1": point(80, NOW - DAY, stock=False)}
+        assert history.points("jd:1") == [
+            point(100, NOW - 2 * DAY),
+            point(80, NOW - DAY, stock=False),
+        ]
+        assert raw.exists("cw:price:{jd:1}") == 0
+        assert history.append_changed([point(80, NOW)]) == [point(80, NOW)]  # back in stock
+        assert len(history.points("jd:1")) == 3
+    finally:
+        history.close()
+        raw.close()

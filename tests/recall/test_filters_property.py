@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, ProductSpecs, check
 from cartwise.embedding.base import normalize_rows
-from cartwise.recall.indexes.base import ProductIndex, SearchFilters
+from cartwise.recall.indexes.base import ColumnFilteredIndex, ProductIndex, SearchFilters
 from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.indexes.milvus import MilvusIndex, filter_expression
 from cartwise.recall.indexes.numpy import NumpyIndex
@@ -221,3 +221,29 @@ def test_milvus_expression_escapes_quotes_and_backslashes() -> None:
         '(platform in ["jd"]) and (brand_cf in ["levi\'s \\"red\\" \\\\ x\\" or 1==1 or \\""])'
     )
     assert filter_expression(None) == "" and filter_expression(SearchFilters()) == ""
+
+
+_SHUFFLED_KEYS = [*[p.key for p in CATALOG][::-1], "jd:not-in-the-index"]
+"""A key list in another order than the index's rows, with a key it does not hold."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(filters=filters_strategy)
+def test_passing_marks_exactly_the_products_the_filter_accepts(
+    filled_index: ProductIndex, filters: SearchFilters
+) -> None:
+    """The lexical search skips documents `passing` marks False without reading them: the
+    marks must be `accepts` for every key, in the order asked, and False for a key the
+    index does not hold. Asked twice (the second answer from what the index remembers),
+    and with the same filters on another platform, the answers stay exact."""
+    if not isinstance(filled_index, ColumnFilteredIndex):
+        pytest.skip("this backend filters rows, not columns")
+    by_key = {p.key: p for p in CATALOG}
+    for asked in (filters, filters, filters.model_copy(update={"platforms": ["walmart"]})):
+        marks = filled_index.passing(asked, _SHUFFLED_KEYS)
+        expected = [k in by_key and asked.accepts(by_key[k]) for k in _SHUFFLED_KEYS]
+        if marks is None:  # no restriction at all, which only a filter accepting all may say
+            assert all(expected[:-1])
+        else:
+            assert marks.tolist() == expected
+    assert filled_index.passing(None, _SHUFFLED_KEYS) is None

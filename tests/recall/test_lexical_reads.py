@@ -76,3 +76,18 @@ def test_a_platform_no_document_is_on_finds_nothing(tmp_path: Path) -> None:
     lexical = loaded_lexical(tmp_path, CountingIndex(catalog()))
 
     assert lexical.search("headphones", 10, SearchFilters(platforms=["walmart"])) == []
+
+
+def test_a_loaded_bm25_never_reads_the_token_cache(tmp_path: Path) -> None:
+    """The token cache only speeds a rebuild; a process that loads the saved BM25 must not
+    parse it (18k texts' tokens for the demo catalog) just to search."""
+    index = CountingIndex(catalog())
+    cache = tmp_path / "tokens.json"
+    saved = SavedLexical(tmp_path, state=lambda: "s1", products=index.products)
+    LexicalIndex(lambda: list(index.by_key.values()), cache_path=cache, saved=saved).persist()
+    assert cache.is_file()
+    cache.write_text("not json", encoding="utf-8")  # read it, and the warning is logged
+    loaded = LexicalIndex(lambda: [], cache_path=cache, saved=saved)
+    hits = loaded.search("wireless headphones model 7", 3)
+    assert hits and hits[0][0].title == "wireless headphones model 7"
+    assert loaded._cache._loaded is None

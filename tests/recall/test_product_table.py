@@ -43,3 +43,22 @@ def test_batches_across_capacity_boundaries_replacements_and_deletes() -> None:
     assert {table.keys[i] for i in np.flatnonzero(cheap_jd)} == {
         k for k, (_, price, platform) in expected.items() if platform == "jd" and price <= 20
     }
+
+
+def test_a_remembered_mask_is_forgotten_by_the_next_write() -> None:
+    """A turn's searches share the mask of their budget and brands (one per platform, dense
+    and lexical); a write in between must not leave the old rows' mask in use."""
+    table = ProductTable(2)
+    vectors = np.eye(2, dtype=np.float32)
+    table.upsert([make_product("a", price=10.0), make_product("b", price=90.0)], vectors)
+    cheap = SearchFilters(max_price_base=50.0)
+    assert table.mask(cheap).tolist() == [True, False]
+    assert table.mask(cheap.model_copy()).tolist() == [True, False]
+    table.upsert([make_product("b", price=20.0), make_product("c", price=70.0)], vectors)
+    assert table.mask(cheap).tolist() == [True, True, False]
+    assert table.delete(["jd:a"]) == ["jd:a"]
+    assert table.mask(cheap).tolist() == [True, False]
+    keys = ["jd:c", "jd:missing", "jd:b"]
+    assert table.passing(cheap, keys).tolist() == [False, False, True]
+    table.upsert([make_product("c", price=5.0)], vectors[:1])
+    assert table.passing(cheap, keys).tolist() == [True, False, True]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from cartwise.embedding import create_embedder
 from cartwise.embedding.base import Embedder
 from cartwise.errors import InvalidInput, UnknownPlatform
 from cartwise.recall.indexes.base import SearchFilters
+from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.lexical import model_forms, model_tokens, tokenize
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
@@ -203,3 +206,92 @@ def test_after_ingest_a_new_process_searches_without_reading_the_catalog(
     assert [h.product.key for h in third.search("zyxwv", mode="lexical").results] == ["jd:new"]
     assert [h.product.key for h in third.search("Ryzen 9 5900X", k=5).results] == before[1]
     third.close()
+
+
+def test_a_filtered_lexical_search_reads_only_products_the_filter_may_accept(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long query scores most documents above zero; a saved BM25 reads each hit's product
+    by key, so a filtered search read (and rejected) every product ranked before its k-th
+    accepted one. The index's filter columns say which may pass before any is read."""
+    service = _service(settings)
+    service.finish_ingest()
+    service.close()
+    read: list[str] = []
+    real_products = FaissIndex.products
+
+    def counting_products(index: FaissIndex, keys: Sequence[str]) -> list[Product | None]:
+        read.extend(keys)
+        return real_products(index, keys)
+
+    monkeypatch.setattr(FaissIndex, "products", counting_products)
+    reopened = RecallService.open(settings, create_embedder(settings.embedder))
+    filters = SearchFilters(platforms=["jd"], brands=["Sony"])
+    query = " ".join(title for title, _, _ in MODEL_CATALOG)
+    hits = reopened.search(query, k=3, filters=filters, mode="lexical").results
+    assert hits and all(filters.accepts(h.product) for h in hits)
+    accepted = {p.key for p in reopened.index.iter_products() if filters.accepts(p)}
+    assert read and set(read) <= accepted
+    reopened.close()
+
+
+def test_one_text_searched_on_every_platform_is_scored_once(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn searches each platform, with and without its budget, with the same text: the
+    BM25 scores of a pasted message's hundreds of tokens are computed once, not per search."""
+    import bm25s
+
+    service = _service(settings)
+    scored: list[int] = []
+    real_scores = bm25s.BM25.get_scores
+
+    def counting_scores(retriever: bm25s.BM25, tokens: list[str], *args: object) -> object:
+        scored.append(len(tokens))
+        return real_scores(retriever, tokens, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bm25s.BM25, "get_scores", counting_scores)
+    query = "Sony wireless noise cancelling headphones 降噪耳机 " * 20
+    for platform in ("jd", "amazon"):
+        for budget in (None, 2000.0):
+            filters = SearchFilters(platforms=[platform], max_price_base=budget)
+            service.search(query, k=3, filters=filters, mode="lexical")
+    assert len(scored) == 1
+    # A change to the catalog scores again: the remembered scores were the old catalog's.
+    newcomer = make_product("new", platform="jd", title="Sony noise cancelling kettle")
+    service.upsert([newcomer], service.embedder.embed_documents([newcomer.title]))
+    hits = service.search(query, k=20, mode="lexical").results
+    assert len(scored) == 2 and "jd:new" in {h.product.key for h in hits}
+    service.close()
+
+
+def test_the_catalogs_kinds_are_read_from_ingest_not_from_every_listing(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each searching turn asks which product types the catalog carries; collected from the
+    listings, that parsed the whole catalog in every fresh process."""
+    from cartwise.catalog.kinds import collect_kinds
+
+    service = _service(settings)
+    typed = make_product("typed", platform="jd", title="Trail shoe", product_type="running_shoes")
+    untyped = make_product("untyped", platform="jd", title="Lamp", category_raw="Home › Desk Lamps")
+    service.upsert([typed, untyped], service.embedder.embed_documents(["a", "b"]))
+    service.finish_ingest()
+    expected = collect_kinds(service.index.iter_products())
+    service.close()
+
+    def no_catalog_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole catalog was read")
+
+    reopened = RecallService.open(settings, create_embedder(settings.embedder))
+    monkeypatch.setattr(reopened.index, "iter_products", no_catalog_read)
+    kinds = reopened.catalog_kinds()
+    assert kinds == expected
+    assert "running_shoes" in kinds.types and kinds.untyped
+    assert "Home › Desk Lamps" in kinds.categories
+    monkeypatch.undo()
+    # A change to the catalog collects them again.
+    boots = make_product("boots", platform="jd", title="Boots", product_type="hiking_boots")
+    reopened.upsert([boots], reopened.embedder.embed_documents(["c"]))
+    assert "hiking_boots" in reopened.catalog_kinds().types
+    reopened.close()

@@ -10,7 +10,7 @@ is converted at the offer's own listed-to-base ratio (the static FX table).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
@@ -27,9 +27,10 @@ from cartwise.memory.price_facts import (
     price_facts,
     was_price,
 )
-from cartwise.memory.prices import PriceHistory, Watch, WatchStore, new_watch
+from cartwise.memory.prices import PriceHistory, PricePoint, Watch, WatchStore, new_watch
 from cartwise.understanding.reading import Language, PriceAsk
 from cartwise.vocabulary import format_money
+from cartwise.vocabulary.platforms import platforms
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -70,19 +71,20 @@ class PriceHistoryOut(BaseModel):
 
 
 def offer_facts(
-    history: PriceHistory | None, products: Sequence[Product], *, now: float | None = None
+    history: PriceHistory | None,
+    products: Sequence[Product],
+    *,
+    now: float | None = None,
+    points: Mapping[str, Sequence[PricePoint]] | None = None,
 ) -> dict[str, PriceFacts]:
     """The facts of each product's history (`platform:item_id` → facts); none for an offer
     without points, and none at all when the history is off or cannot be read (a turn never
-    fails for want of a chart)."""
+    fails for want of a chart). `points`: the histories, read already."""
     if history is None or not products:
         return {}
     now = time.time() if now is None else now
-    try:
-        points = history.points_many(p.key for p in products)
-    except CartwiseError as exc:
-        logger.warning("price history unavailable: %s", exc)
-        return {}
+    if points is None:
+        points = _read(history, [p.key for p in products])
     found: dict[str, PriceFacts] = {}
     for product in products:
         facts = price_facts(
@@ -97,31 +99,74 @@ def offer_facts(
     return found
 
 
+def _read(history: PriceHistory, keys: Sequence[str]) -> Mapping[str, Sequence[PricePoint]]:
+    """The offers' histories in one batched read; none when it cannot be read."""
+    try:
+        return history.points_many(keys)
+    except CartwiseError as exc:
+        logger.warning("price history unavailable: %s", exc)
+        return {}
+
+
+def _model_offers(picks: Sequence[Pick]) -> dict[str, dict[str, float | None]]:
+    """Per pick, every offer of its model found this turn and its base price now (None for
+    a listing out of stock: it has no price to buy at)."""
+    offers: dict[str, dict[str, float | None]] = {}
+    for pick in picks:
+        product = pick.candidate.product
+        found: dict[str, float | None] = {_offer_key(o): o.price_base for o in pick.offers}
+        offers[product.key] = found or {
+            product.key: product.price_base if product.in_stock else None
+        }
+    return offers
+
+
 def model_lows(
     history: PriceHistory | None,
     picks: Sequence[Pick],
     fx_to_base: dict[str, float],
     *,
     now: float | None = None,
+    points: Mapping[str, Sequence[PricePoint]] | None = None,
 ) -> dict[str, ModelPriceFacts]:
-    """Per pick (`platform:item_id`), the lowest 90-day price of its model over every offer
-    of it found this turn (one batched read); none when the history is off or unreadable."""
+    """Per pick (`platform:item_id`), the lows of its model over every offer of it found
+    this turn, against the offers' prices now (one batched read, unless `points` holds the
+    histories already); none when the history is off or unreadable."""
     if history is None or not picks:
         return {}
     now = time.time() if now is None else now
-    offers = {p.candidate.product.key: [_offer_key(o) for o in p.offers] or [p.candidate.product.key]
-              for p in picks}  # fmt: skip
-    try:
-        points = history.points_many({key for keys in offers.values() for key in keys})
-    except CartwiseError as exc:
-        logger.warning("price history unavailable: %s", exc)
-        return {}
+    offers = _model_offers(picks)
+    if points is None:
+        points = _read(history, sorted({key for keys in offers.values() for key in keys}))
     found: dict[str, ModelPriceFacts] = {}
-    for key, keys in offers.items():
-        best = model_facts({k: points[k] for k in keys if k in points}, fx_to_base, now=now)
+    for key, prices in offers.items():
+        histories = {k: points[k] for k in prices if k in points}
+        current = {k: price for k, price in prices.items() if price is not None}
+        best = model_facts(histories, fx_to_base, now=now, current=current)
         if best is not None:
             found[key] = best
     return found
+
+
+def picks_price_facts(
+    history: PriceHistory | None,
+    picks: Sequence[Pick],
+    fx_to_base: dict[str, float],
+    *,
+    now: float | None = None,
+) -> tuple[dict[str, PriceFacts], dict[str, ModelPriceFacts]]:
+    """`offer_facts` of the picks and `model_lows` of their models from one read of every
+    offer's history (the picks' own offers are among their models')."""
+    if history is None or not picks:
+        return {}, {}
+    now = time.time() if now is None else now
+    keys = {key for offers in _model_offers(picks).values() for key in offers}
+    points = _read(history, sorted(keys | {p.candidate.product.key for p in picks}))
+    products = [p.candidate.product for p in picks]
+    return (
+        offer_facts(history, products, now=now, points=points),
+        model_lows(history, picks, fx_to_base, now=now, points=points),
+    )
 
 
 def _offer_key(offer: Offer) -> str:
@@ -397,16 +442,70 @@ def _render_watch(answer: PriceAnswer, zh: bool, name: str, now: str) -> str:
     return head + tail
 
 
-def lows_note(ordinals_at_low: Sequence[int], language: Language) -> str:
-    """The reply's note on shown items at their 90-day low ("" when none is)."""
-    if not ordinals_at_low:
-        return ""
-    if language == "zh":
-        which = "、".join(f"第{n}款" for n in ordinals_at_low)
-        return f"{which}现在是近90天最低价。"
-    which = ", ".join(_ordinal_en(n).removesuffix(" one") for n in ordinals_at_low)
-    return (
-        f"At its 90-day low now: the {which}."
-        if len(ordinals_at_low) == 1
-        else f"At their 90-day lows now: the {which}."
-    )
+def lows_note(
+    ordinals_at_low: Sequence[int],
+    language: Language,
+    *,
+    models_at_low: Sequence[ModelLow] = (),
+) -> str:
+    """The reply's note on shown items at their 90-day low ("" when none is): a model at
+    its low across platforms first (the cheapest offer of it now is the cheapest any
+    platform has had in 90 days), then single listings at their own low."""
+    zh = language == "zh"
+    parts = [_model_low_line(low, zh) for low in models_at_low]
+    named = {low.ordinal for low in models_at_low}
+    alone = [n for n in ordinals_at_low if n not in named]
+    if alone and zh:
+        parts.append("、".join(f"第{n}款" for n in alone) + "现在是近90天最低价。")
+    elif alone:
+        which = ", ".join(_ordinal_en(n).removesuffix(" one") for n in alone)
+        parts.append(
+            f"At its 90-day low now: the {which}."
+            if len(alone) == 1
+            else f"At their 90-day lows now: the {which}."
+        )
+    return ("" if zh else " ").join(parts)
+
+
+class ModelLow(BaseModel):
+    """A shown item whose model is at its 90-day low across platforms, and where."""
+
+    ordinal: int
+    platform: str
+    price: float
+    """The cheapest offer's price now, as listed, in `currency`."""
+    currency: str
+    same_offer: bool
+    """The cheapest offer is the listing shown."""
+
+
+def models_at_low(picks: Sequence[Pick], lows: dict[str, ModelPriceFacts]) -> list[ModelLow]:
+    """The listed picks (1-based) whose model is at its 90-day low over 2+ platforms' offers
+    with history; a model on one platform is the listing's own low (`lows_note`)."""
+    found: list[ModelLow] = []
+    for n, pick in enumerate(picks, start=1):
+        product = pick.candidate.product
+        low = lows.get(product.key)
+        if low is None or low.deal != "lowest_90d" or low.offers < 2:
+            continue
+        key = f"{low.current_platform}:{low.current_item_id}"
+        offer = next((o for o in pick.offers if _offer_key(o) == key), None)
+        price, currency = (
+            (offer.price, offer.currency) if offer else (product.price, product.currency)
+        )
+        found.append(
+            ModelLow(ordinal=n, platform=low.current_platform, price=price, currency=currency,
+                     same_offer=key == product.key)
+        )  # fmt: skip
+    return found
+
+
+def _model_low_line(low: ModelLow, zh: bool) -> str:
+    shop = platforms().get(low.platform)
+    name = shop.name("zh" if zh else "en") if shop else low.platform
+    price = _money(low.price, low.currency)
+    if zh:
+        where = "" if low.same_offer else f"（{name}{price}）"
+        return f"第{low.ordinal}款这个型号现在是各平台近90天的最低价{where}。"
+    where = f" ({name}, {price})" if not low.same_offer else ""
+    return f"The {_ordinal_en(low.ordinal)}'s model is at its 90-day low across platforms{where}."

@@ -7,8 +7,12 @@ as `RejectedOption.reason`, the field older readers of `ask --json` know.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cartwise.memory.session_state import RejectedOption, RejectionCode
-from cartwise.understanding.reading import Language
+
+if TYPE_CHECKING:
+    from cartwise.understanding.reading import Language
 
 REASONS: dict[Language, dict[RejectionCode, str]] = {
     "en": {

@@ -25,7 +25,7 @@ from cartwise.api.auth import Authenticator, TokenClaims
 from cartwise.api.limits import RateLimits, SignInThrottle
 from cartwise.api.metrics import ApiMetrics
 from cartwise.errors import NotFound, StoreUnavailable
-from cartwise.memory.pinned import PinnedPreferences, PinnedSessions
+from cartwise.memory.pinned import PinnedPreferences, PinnedSessions, PinnedWatches
 from cartwise.memory.prices import WatchStore
 from cartwise.memory.session_state import THREAD_ID_PATTERN, SessionStore
 from cartwise.memory.store import PreferenceStore
@@ -207,15 +207,20 @@ AgentDepsDep = Annotated[AgentDeps, Depends(get_agent_deps)]
 
 
 def pinned_deps(deps: AgentDeps, auth: Authenticator, claims: TokenClaims) -> AgentDeps:
-    """`deps` with both stores pinned to the user's current generation (`memory.pinned`).
-    The account is confirmed after the generations are read: if its deletion began in
+    """`deps` with its stores (preferences, sessions, watches) pinned to the user's current
+    generation (`memory.pinned`). The account is confirmed after the generations are read: if its deletion began in
     between, this is refused; if it begins later, the erase outdates the generations and
     every further write of this request fails instead of landing after the deletion."""
     user = claims.username
     preferences = PinnedPreferences(deps.preferences, user, deps.preferences.generation(user))
     sessions = PinnedSessions(deps.sessions, user, deps.sessions.generation(user))
+    watches = (
+        PinnedWatches(deps.watches, user, deps.watches.generation(user))
+        if deps.watches is not None
+        else None
+    )
     auth.confirm(claims)
-    return dataclasses.replace(deps, preferences=preferences, sessions=sessions)
+    return dataclasses.replace(deps, preferences=preferences, sessions=sessions, watches=watches)
 
 
 def get_pinned_deps(deps: AgentDepsDep, auth: AuthDep, claims: CurrentToken) -> AgentDeps:

@@ -65,6 +65,7 @@ def create_app(
             FairExecutor(
                 settings.turn_threads,
                 per_shopper=min(settings.turn_threads_per_shopper, settings.turn_threads),
+                busy_share=settings.turn_busy_share,
             )
         )
         metrics.attach()

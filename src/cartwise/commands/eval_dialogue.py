@@ -25,7 +25,6 @@ import typer
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
 from cartwise.settings import Settings, get_settings
-from cartwise.understanding.reading import Conversation
 
 if TYPE_CHECKING:
     from cartwise.agent.deps import AgentDeps
@@ -141,6 +140,7 @@ def best_similarity(deps: AgentDeps, text: str) -> float | None:
     from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
     from cartwise.memory.session_state import SessionPrefState
     from cartwise.recall.indexes.base import SearchFilters
+    from cartwise.understanding.reading import Conversation
 
     plan = deps.engine.read(text, Conversation(session=SessionPrefState(thread="scope")))
     query = plan.query.strip()

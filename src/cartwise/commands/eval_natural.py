@@ -14,15 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
@@ -30,6 +21,8 @@ from cartwise.commands.eval_dialogue import eval_agent
 from cartwise.settings import get_settings
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from cartwise.agent.deps import AgentDeps
     from cartwise.eval.natural import RunTurn
 
@@ -80,6 +73,9 @@ def eval_natural(
     failures: Annotated[int, typer.Option(min=0, help="Print up to N failed checks per set.")] = 15,
 ) -> None:
     """Run the natural conversation sets and report pass rates by kind, language and key."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from cartwise.errors import InvalidInput
     from cartwise.eval.natural import evaluate_natural, render_markdown
     from cartwise.eval.natural_set import load_natural, own_set_path

@@ -17,15 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from cartwise.commands.common import clean_errors
 from cartwise.commands.eval import eval_app
@@ -33,6 +24,8 @@ from cartwise.commands.eval_dialogue import eval_agent
 from cartwise.settings import get_settings
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from cartwise.agent.deps import AgentDeps
     from cartwise.eval.shopsim import Mode, ShopSimAgent
 
@@ -98,6 +91,9 @@ def eval_shopsim(
     ] = None,
 ) -> None:
     """Run ShopSim tasks through the agent and a bare search; report target shown and budget."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from cartwise.errors import InvalidInput
     from cartwise.eval.shopsim import evaluate_shopsim, render_markdown
     from cartwise.eval.shopsim_tasks import SPLITS, load_tasks, sample

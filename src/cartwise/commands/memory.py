@@ -13,7 +13,7 @@ import pydantic
 import typer
 
 from cartwise.commands.common import clean_errors
-from cartwise.errors import CartwiseError, InvalidInput, NotFound
+from cartwise.errors import CartwiseError, InvalidInput, NotFound, QuotaExceeded
 from cartwise.memory.namespaces import SELF
 from cartwise.settings import get_settings
 
@@ -165,9 +165,24 @@ def import_file(
         if replace:
             _raw_access(store).replace_all(user, entries)
         else:
+            with clean_errors():
+                _check_merge_fits(store, user, entries, get_settings().max_preferences_per_user)
             for entry in entries:
                 store.upsert(user, entry)
     typer.echo(f"imported {len(entries)} preferences for {user}", err=True)
+
+
+def _check_merge_fits(
+    store: PreferenceStore, user: str, entries: list[PreferenceEntry], cap: int
+) -> None:
+    """Refuse, before anything is written, a merge that would end past the per-user cap
+    (each write checks it too, but would leave the entries before the one refused)."""
+    kept = {(e.recipient, e.dedup_key) for e in store.list(user)}
+    for entry in entries:
+        kept.discard((entry.recipient, entry.opposite_key))  # its twin is retired
+        kept.add((entry.recipient, entry.dedup_key))
+    if len(kept) > cap:
+        raise QuotaExceeded("preferences", cap, "import fewer entries")
 
 
 @memory_app.command("doctor")

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cartwise.agent.rejections import describe
 from cartwise.commands.common import clean_errors
 from cartwise.errors import NotFound
 from cartwise.settings import get_settings
-from cartwise.understanding.reading import Language
+from cartwise.text import Language
 
 if TYPE_CHECKING:
     from cartwise.memory.session_state import SessionStore
@@ -61,6 +60,8 @@ def show(
     if as_json:
         typer.echo(state.model_dump_json(indent=2))
         return
+    from cartwise.agent.rejections import describe
+
     typer.echo(f"thread {thread} (user {user}), {len(messages)} recent messages")
     typer.echo(f"intent: {state.current_intent or '-'}  category: {state.category or '-'}")
     for name, value in state.slots.items():

@@ -11,12 +11,11 @@ import typer
 
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.settings import Settings, get_settings
-from cartwise.understanding.reading import Conversation
 
 if TYPE_CHECKING:
     from cartwise.memory.store import PreferenceEntry
     from cartwise.understanding.base import CuratorOutput, Engine
-from cartwise.understanding.reading import Reading
+    from cartwise.understanding.reading import Reading
 
 SESSION_PATCH_FIELDS = (
     "current_intent",
@@ -160,6 +159,7 @@ def understand_one(
     engine: Engine, text: str, dialogue: Dialogue, *, max_rejected: int = 50
 ) -> dict[str, Any]:
     from cartwise.understanding.base import CuratorTurn
+    from cartwise.understanding.reading import Conversation
 
     planner = engine.read(text, Conversation(session=dialogue.session, memory=dialogue.memory))
     turn = CuratorTurn(

@@ -7,15 +7,30 @@ costs retrieval quality, so the two operations are separate methods rather than 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast, runtime_checkable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from cartwise.text import leading_words
 
-Vector = npt.NDArray[np.float32]
-Matrix = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Vector = npt.NDArray[np.float32]
+    Matrix = npt.NDArray[np.float32]
+
+
+def __getattr__(name: str) -> object:
+    """`Vector` and `Matrix` made on first use: a store opened to list its entries (`cartwise
+    memory list`) names the seam but never a vector, and need not import numpy."""
+    if name in ("Vector", "Matrix"):
+        import numpy as np
+        import numpy.typing as npt
+
+        alias = npt.NDArray[np.float32]
+        globals().update(Vector=alias, Matrix=alias)
+        return alias
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 QUERY_WORDS = 48
 """The words (`cartwise.text.WORD`: a Chinese character is one) a query vector reads of a
@@ -56,17 +71,21 @@ class Embedder(Protocol):
 
 def normalize_rows(matrix: npt.NDArray[np.floating]) -> Matrix:
     """L2-normalize each row; zero rows stay zero."""
+    import numpy as np
+
     m = np.asarray(matrix, dtype=np.float32)
     if m.ndim == 1:
         m = m[None, :]
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return cast(Matrix, (m / norms).astype(np.float32))
+    return cast("Matrix", (m / norms).astype(np.float32))
 
 
 def normalize_vector(vector: npt.NDArray[np.floating]) -> Vector:
     """L2-normalize one vector (flattened); a zero vector stays zero."""
-    return cast(Vector, normalize_rows(np.ravel(vector))[0])
+    import numpy as np
+
+    return cast("Vector", normalize_rows(np.ravel(vector))[0])
 
 
 def embed_in_batches(
@@ -80,6 +99,8 @@ def embed_in_batches(
     `encode` holds the model only for its one batch (the bundled engines keep per-model
     scratch state, so it locks), which lets another shopper's query in between batches:
     16 short passages take ~0.2 s of the engine on a busy 2-core machine."""
+    import numpy as np
+
     if not texts:
         return np.zeros((0, dim), dtype=np.float32)
     chunks = [

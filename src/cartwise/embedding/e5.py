@@ -22,12 +22,13 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from cartwise.embedding.base import Matrix, Vector, embed_in_batches, normalize_vector
+from cartwise.embedding.base import embed_in_batches, normalize_vector
 from cartwise.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Matrix, Vector
 
 MAX_TOKENS = 512
 """e5's position limit."""
@@ -145,7 +146,7 @@ class E5Embedder:
     def embed_query(self, text: str) -> Vector:
         with self._engine(long=len(text) > SHORT_TEXT_CHARS) as engine:
             vec = engine.query([self._bounded(engine, text, True)])
-        return normalize_vector(np.asarray(vec))
+        return normalize_vector(vec)
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         return embed_in_batches(self._passages, texts, dim=self.dim)

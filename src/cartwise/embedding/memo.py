@@ -6,8 +6,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future
+from typing import TYPE_CHECKING
 
-from cartwise.embedding.base import Embedder, Matrix, Vector
+from cartwise.embedding.base import Embedder
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Matrix, Vector
 
 QUERY_MEMO_SIZE = 256
 

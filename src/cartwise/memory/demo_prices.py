@@ -18,6 +18,7 @@ import hashlib
 import random
 from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 
 from cartwise.catalog.product import Product
 from cartwise.memory.price_facts import was_price
@@ -34,7 +35,8 @@ def _rng(product: Product) -> random.Random:
     return random.Random(int.from_bytes(seed, "big"))
 
 
-def _promotion_days(start: date) -> list[tuple[int, int]]:
+@lru_cache(maxsize=8)
+def _promotion_days(start: date) -> tuple[tuple[int, int], ...]:
     """(first, last+1) day offsets of every promotion inside the window."""
     spans: list[tuple[int, int]] = []
     for year in (start.year, start.year + 1):
@@ -43,7 +45,7 @@ def _promotion_days(start: date) -> list[tuple[int, int]]:
             last = (date(year, m2, d2) - start).days + 1
             if last > 0 and first < HISTORY_DAYS:
                 spans.append((max(first, 0), min(last, HISTORY_DAYS)))
-    return spans
+    return tuple(spans)
 
 
 def _story(product: Product, rng: random.Random, start: date) -> list[tuple[int, float, bool]]:
@@ -75,7 +77,7 @@ def _story(product: Product, rng: random.Random, start: date) -> list[tuple[int,
     elif rng.random() < 0.2:
         begin = rng.randrange(10, HISTORY_DAYS - 10)
         gap = (begin, begin + rng.randint(1, 6))
-    promotions = _promotion_days(start) if cut else []
+    promotions = _promotion_days(start) if cut else ()
     days = {0, *moves, *gap, HISTORY_DAYS - sale_days}
     days.update(d for span in promotions for d in span)
     if drift:
@@ -95,31 +97,36 @@ def _story(product: Product, rng: random.Random, start: date) -> list[tuple[int,
     return steps
 
 
+@lru_cache(maxsize=8)
+def _window(now: float) -> tuple[date, float]:
+    """The first day of the past ending at `now`, and its midnight (Unix seconds): the
+    same for every offer of an ingest."""
+    start = datetime.fromtimestamp(now, UTC).date() - timedelta(days=HISTORY_DAYS)
+    return start, datetime(start.year, start.month, start.day, tzinfo=UTC).timestamp()
+
+
 def demo_history(product: Product, *, now: float) -> list[PricePoint]:
     """The offer's synthesized past, ending at `now` with its listed price and stock."""
     rng = _rng(product)
-    today = datetime.fromtimestamp(now, UTC).date()
-    start = today - timedelta(days=HISTORY_DAYS)
-    midnight = datetime(start.year, start.month, start.day, tzinfo=UTC).timestamp()
+    start, midnight = _window(now)
+    platform, item_id, currency = product.platform, product.item_id, product.currency
+    # Tuples built directly (no NamedTuple argument parsing) and compared on their own
+    # state: a demo ingest builds ~150k of them, and this is most of what its history costs.
+    new = tuple.__new__
     points: list[PricePoint] = []
-    last: PricePoint | None = None
+    last_price, last_stock = -1.0, not product.in_stock
     for day, price, stocked in _story(product, rng, start):
-        point = PricePoint(
-            product.platform,
-            product.item_id,
-            _shelf_price(price, product.currency),
-            product.currency,
-            stocked,
-            midnight + day * DAY,
+        price = _shelf_price(price, currency)
+        if points and abs(price - last_price) < 0.005 and stocked == last_stock:
+            continue
+        points.append(
+            new(PricePoint, (platform, item_id, price, currency, stocked, midnight + day * DAY))
         )
-        if last is None or not last.same_offer_state(point):
-            points.append(point)
-            last = point
-    final = PricePoint(
-        product.platform, product.item_id, product.price, product.currency, product.in_stock, now
-    )
-    if last is None or not last.same_offer_state(final):
-        points.append(final)
+        last_price, last_stock = price, stocked
+    if not points or abs(product.price - last_price) >= 0.005 or product.in_stock != last_stock:
+        points.append(
+            new(PricePoint, (platform, item_id, product.price, currency, product.in_stock, now))
+        )
     return points
 
 

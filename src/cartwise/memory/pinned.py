@@ -6,8 +6,9 @@ after the deletion. Reads pass straight through."""
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from cartwise.memory.prices import Alert, Trigger, Watch, WatchStore
 from cartwise.memory.session_state import ChatMessage, SessionPatch, SessionPrefState, SessionStore
 from cartwise.memory.store import (
     SELF,
@@ -145,6 +146,69 @@ class PinnedSessions:
 
     def exists(self, user: str, thread: str) -> bool:
         return self._store.exists(user, thread)
+
+    def generation(self, user: str) -> str:
+        return self._store.generation(user)
+
+    def erase(self, user: str) -> None:
+        self._store.erase(user)
+
+    def close(self) -> None:
+        self._store.close()
+
+
+class PinnedWatches:
+    """A `WatchStore` whose writes that create data for `user` (a watch, a webhook) carry
+    `generation`; changes to existing watches find none after an erase (`NotFound`)."""
+
+    def __init__(self, store: WatchStore, user: str, generation: str) -> None:
+        self._store = store
+        self._user = user
+        self._generation = generation
+
+    def _pin(self, user: str, generation: str | None) -> str | None:
+        return self._generation if user == self._user and generation is None else generation
+
+    def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
+        return self._store.add(watch, generation=self._pin(watch.user, generation))
+
+    def set_webhook(self, user: str, url: str, *, generation: str | None = None) -> None:
+        self._store.set_webhook(user, url, generation=self._pin(user, generation))
+
+    def list(self, user: str, *, include_closed: bool = False) -> builtins.list[Watch]:
+        return self._store.list(user, include_closed=include_closed)
+
+    def get(self, user: str, watch_id: str) -> Watch:
+        return self._store.get(user, watch_id)
+
+    def update(
+        self,
+        user: str,
+        watch_id: str,
+        *,
+        target: float | None = None,
+        days: float | None = None,
+        rearm: bool = False,
+        now: float | None = None,
+    ) -> Watch:
+        return self._store.update(user, watch_id, target=target, days=days, rearm=rearm, now=now)
+
+    def cancel(self, user: str, watch_id: str) -> Watch:
+        return self._store.cancel(user, watch_id)
+
+    def fire(
+        self, triggers: Sequence[Trigger], fx_to_base: Mapping[str, float], *, now: float
+    ) -> builtins.list[Alert]:
+        return self._store.fire(triggers, fx_to_base, now=now)
+
+    def alerts(self, user: str, *, unseen_only: bool = False) -> builtins.list[Alert]:
+        return self._store.alerts(user, unseen_only=unseen_only)
+
+    def mark_seen(self, user: str, alert_ids: Sequence[str]) -> int:
+        return self._store.mark_seen(user, alert_ids)
+
+    def webhook(self, user: str) -> str:
+        return self._store.webhook(user)
 
     def generation(self, user: str) -> str:
         return self._store.generation(user)

@@ -9,9 +9,12 @@ when the window began. Out-of-stock stretches count for neither: nobody could bu
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
+from itertools import pairwise
+from operator import attrgetter, itemgetter
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -84,8 +87,15 @@ def _date(seconds: float) -> str:
 def _clip(
     segments: Sequence[tuple[float, float, float]], start: float
 ) -> list[tuple[float, float, float]]:
-    """The part of `segments` (oldest first) at or after `start`."""
-    return [(max(b, start), e, p) for b, e, p in segments if e > start]
+    """The part of `segments` (oldest first, one after another) at or after `start`: the
+    ones that end after it, the first cut to begin at it."""
+    i, n = 0, len(segments)
+    while i < n and segments[i][1] <= start:
+        i += 1
+    clipped = list(segments[i:])
+    if clipped and clipped[0][0] < start:
+        clipped[0] = (start, clipped[0][1], clipped[0][2])
+    return clipped
 
 
 def _segments(
@@ -103,11 +113,15 @@ def _segments(
     return segments
 
 
+_price_then_begin = itemgetter(2, 0)
+_observed_at = attrgetter("observed_at")
+
+
 def _lowest(segments: Sequence[tuple[float, float, float]]) -> PriceLow | None:
     if not segments:
         return None
     # Oldest first, so the first of equal lows is the earliest (when it began).
-    price, begin = min((p, b) for b, _, p in segments)  # prices are stored in cents
+    begin, _, price = min(segments, key=_price_then_begin)  # prices are stored in cents
     return PriceLow.model_construct(price=round(price, 2), at=_date(begin))
 
 
@@ -163,7 +177,7 @@ def price_facts(
     start_180, start_90, start_30 = now - 180 * DAY, now - 90 * DAY, now - 30 * DAY
     # One pass: the in-stock stretches of 180 days; the shorter windows are clips of it.
     window = _segments(same, start_180, now)
-    in_window = sum(1 for p in same if p.observed_at >= start_180)
+    in_window = len(same) - bisect_left(same, start_180, key=_observed_at)
     in_force = in_window < len(same) and (
         in_window == 0 or same[-in_window].observed_at > start_180
     )
@@ -195,7 +209,7 @@ def _chart(segments: Sequence[tuple[float, float, float]]) -> list[tuple[str, fl
     if len(chosen) > CHART_POINTS:
         stride = len(chosen) / CHART_POINTS
         chosen = [chosen[int(i * stride)] for i in range(CHART_POINTS - 1)] + [chosen[-1]]
-    return [(_date(begin), round(price, 2)) for begin, _, price in chosen]
+    return [(_day(int(begin // DAY)), round(price, 2)) for begin, _, price in chosen]
 
 
 class ModelPriceFacts(BaseModel):
@@ -205,6 +219,42 @@ class ModelPriceFacts(BaseModel):
     lowest_90d_at: str
     platform: str
     item_id: str
+    """The offer that had `lowest_90d_base`."""
+    current_base: float | None = None
+    """The cheapest in-stock price of the model now, over its offers."""
+    current_platform: str = ""
+    current_item_id: str = ""
+    """The offer that has `current_base`."""
+    median_90d_base: float | None = None
+    """The model's usual price across platforms: the time-weighted median, over 90 days, of
+    the lowest in-stock price any of its offers had at each moment."""
+    deal: Deal = "usual"
+    """`current_base` against the model's 90-day low and usual price (`classify`):
+    `lowest_90d` when nowhere has it been cheaper in 90 days and it is clearly below usual."""
+    offers: int = 0
+    """Offers with history that the facts are over."""
+
+
+def _envelope(
+    runs: Sequence[Sequence[tuple[float, float, float]]],
+) -> list[tuple[float, float, float]]:
+    """The lower envelope of several offers' (begin, end, price) stretches: at each moment
+    the lowest price any offer had in stock, as stretches of its own."""
+    cuts = sorted({t for run in runs for begin, end, _ in run for t in (begin, end)})
+    at = [0] * len(runs)
+    lows: list[tuple[float, float, float]] = []
+    for begin, end in pairwise(cuts):
+        low: float | None = None
+        for k, run in enumerate(runs):
+            i = at[k]
+            while i < len(run) and run[i][1] <= begin:
+                i += 1
+            at[k] = i
+            if i < len(run) and run[i][0] <= begin and (low is None or run[i][2] < low):
+                low = run[i][2]
+        if low is not None:
+            lows.append((begin, end, low))
+    return lows
 
 
 def model_facts(
@@ -212,15 +262,20 @@ def model_facts(
     fx_to_base: Mapping[str, float],
     *,
     now: float,
+    current: Mapping[str, float] | None = None,
 ) -> ModelPriceFacts | None:
-    """The lowest 90-day price over the offers of one model (`platform:item_id` → points)."""
+    """The lows of one model over its offers (`platform:item_id` → points). `current` is
+    each in-stock offer's price now in the base currency (the catalog's; by default each
+    history's last in-stock point)."""
     best: ModelPriceFacts | None = None
+    runs: list[list[tuple[float, float, float]]] = []
     for points in histories.values():
-        for begin, _, price in _segments(points, now - 90 * DAY, now):
-            rate = fx_to_base.get(points[0].currency)
-            if rate is None:
-                continue
-            base = round(price * rate, 2)
+        rate = fx_to_base.get(points[0].currency) if points else None
+        if rate is None:
+            continue
+        run = [(b, e, round(p * rate, 2)) for b, e, p in _segments(points, now - 90 * DAY, now)]
+        runs.append(run)
+        for begin, _, base in run:
             if best is None or base < best.lowest_90d_base:
                 best = ModelPriceFacts(
                     lowest_90d_base=base,
@@ -228,4 +283,23 @@ def model_facts(
                     platform=points[0].platform,
                     item_id=points[0].item_id,
                 )
-    return best
+    if best is None:
+        return None
+    if current is None:
+        current = {
+            f"{points[-1].platform}:{points[-1].item_id}": points[-1].price * rate
+            for points in histories.values()
+            if points and points[-1].in_stock and (rate := fx_to_base.get(points[-1].currency))
+        }
+    usual = _weighted_median(_envelope(runs))
+    update: dict[str, object] = {"median_90d_base": usual, "offers": len(runs)}
+    if current:
+        key, now_base = min(current.items(), key=lambda kv: (kv[1], kv[0]))
+        platform, _, item_id = key.partition(":")
+        update |= {
+            "current_base": round(now_base, 2),
+            "current_platform": platform,
+            "current_item_id": item_id,
+            "deal": classify(now_base, best.lowest_90d_base, usual),
+        }
+    return best.model_copy(update=update)

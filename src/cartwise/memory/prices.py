@@ -189,9 +189,13 @@ class Trigger:
 
 class WatchStore(Protocol):
     """Watches and alerts, per user. `fire` is the one call that looks across users: an
-    ingest offers an offer's new state to every live watch of its model."""
+    ingest offers an offer's new state to every live watch of its model.
 
-    def add(self, watch: Watch) -> Watch:
+    Like the memory stores, it keeps a generation per user that `erase` moves on: a write
+    given `generation` (the one the user was at when its work began) is refused with
+    `AccountErased` once the user has been erased since (`memory.pinned.PinnedWatches`)."""
+
+    def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
         """Store a watch (`QuotaExceeded` past the per-user cap)."""
         ...
 
@@ -234,14 +238,19 @@ class WatchStore(Protocol):
 
     def mark_seen(self, user: str, alert_ids: Sequence[str]) -> int: ...
 
-    def set_webhook(self, user: str, url: str) -> None:
+    def set_webhook(self, user: str, url: str, *, generation: str | None = None) -> None:
         """Where the user's alerts are also posted ("" to stop)."""
         ...
 
     def webhook(self, user: str) -> str: ...
 
+    def generation(self, user: str) -> str:
+        """The user's current generation ("" until the user is first erased)."""
+        ...
+
     def erase(self, user: str) -> None:
-        """Delete every watch, alert and the webhook of the user (account deletion)."""
+        """Delete every watch, alert and the webhook of the user (account deletion), and
+        move the user to a new generation, in one step."""
         ...
 
     def close(self) -> None: ...

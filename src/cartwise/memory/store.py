@@ -15,15 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from cartwise.errors import InvalidPreference
 from cartwise.memory.namespaces import SELF as SELF  # the name every caller imports from here
 from cartwise.text import looks_like_personal_data, redact_personal_data
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOMAIN_PATTERN = re.compile(r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$")
@@ -310,16 +312,22 @@ class ScoredNamespace:
 
     @classmethod
     def empty(cls) -> ScoredNamespace:
+        import numpy as np  # scoring needs it; a command listing entries does not
+
         no = np.zeros(0, dtype=np.bool_)
         none = np.zeros(0, dtype=np.int8)
         return cls([], np.zeros(0, dtype=np.float32), none, none, no, no, no)
 
     def applies(self, threshold: float) -> npt.NDArray[np.bool_]:
         """`ScoredPreference.applies` of each entry."""
+        import numpy as np
+
         return np.where(self.in_scope < 0, self.scores >= threshold, self.in_scope == 1)
 
     def may_apply(self, threshold: float) -> npt.NDArray[np.bool_]:
         """`ScoredPreference.may_apply` of each entry."""
+        import numpy as np
+
         unknown = self.possibly_in_scope < 0
         return np.where(unknown, self.scores >= threshold, self.possibly_in_scope == 1)
 
@@ -327,12 +335,16 @@ class ScoredNamespace:
         self, mask: npt.NDArray[np.bool_], limit: int | None = None
     ) -> builtins.list[PreferenceEntry]:
         """The entries `mask` selects, most relevant first (ties by key), at most `limit`."""
+        import numpy as np
+
         chosen = np.flatnonzero(mask)
         chosen = chosen[np.argsort(-self.scores[chosen], kind="stable")][:limit]
         return [self.entries[i] for i in chosen.tolist()]
 
     def ranked(self) -> builtins.list[ScoredPreference]:
         """Every entry as a `ScoredPreference`, best first."""
+        import numpy as np
+
         flag = {1: True, 0: False, -1: None}
         return [
             ScoredPreference(

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 import os
 import re
 import shutil
@@ -36,7 +35,8 @@ import numpy as np
 from cartwise.catalog.product import Product
 from cartwise.log import logger
 from cartwise.recall.indexes.base import SearchFilters
-from cartwise.text import HAN_RUN
+from cartwise.sharing import let_others_run
+from cartwise.text import HAN_RUN, jieba_segmenter
 
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./+][a-z0-9]+)*")
 _LETTER_DIGIT_SPLIT = re.compile(r"[a-z]+|[0-9]+")
@@ -80,18 +80,8 @@ _STOPWORDS = frozenset(
 )
 
 
-@functools.cache
-def _jieba() -> Any:
-    # Its log level once: setting it per run cleared every logger's cache under logging's
-    # global lock, 54 times for one pasted message.
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    return jieba
-
-
 def _jieba_words(run: str) -> list[str]:
-    return [w for w in _jieba().lcut_for_search(run) if w.strip()]
+    return [w for w in jieba_segmenter().lcut_for_search(run) if w.strip()]
 
 
 def model_tokens(text: str) -> list[str]:
@@ -152,17 +142,25 @@ def lexical_text(product: Product) -> str:
 
 
 class _TokenCache:
-    """text hash → tokens, persisted as JSON (temp file + os.replace)."""
+    """text hash → tokens, persisted as JSON (temp file + os.replace). Read on first use: a
+    process that loads the saved BM25 never rebuilds it, and parsing the demo catalog's
+    cache (18k texts' tokens) cost ~0.15 s of every one-shot `cartwise ask`."""
 
     def __init__(self, path: Path | None) -> None:
         self._path = path
-        self._tokens: dict[str, list[str]] = {}
+        self._loaded: dict[str, list[str]] | None = None
         self._dirty = False
-        if path is not None and path.is_file():
-            try:
-                self._tokens = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                logger.warning("ignoring unreadable token cache %s: %s", path, exc)
+
+    @property
+    def _tokens(self) -> dict[str, list[str]]:
+        if self._loaded is None:
+            self._loaded = {}
+            if self._path is not None and self._path.is_file():
+                try:
+                    self._loaded = json.loads(self._path.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as exc:
+                    logger.warning("ignoring unreadable token cache %s: %s", self._path, exc)
+        return self._loaded
 
     def tokens(self, text: str) -> list[str]:
         digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
@@ -182,7 +180,7 @@ class _TokenCache:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(kept, handle, ensure_ascii=False)
         os.replace(tmp, self._path)
-        self._tokens, self._dirty = kept, False
+        self._loaded, self._dirty = kept, False
 
 
 @dataclass(frozen=True)
@@ -202,6 +200,7 @@ class SavedLexical:
 
 
 _SAVED_PREFIX = "bm25-"
+_REMEMBERED_SCORES = 8
 _READ_CHUNK = 128
 """Hits read from the index per call while a search walks them best first."""
 
@@ -214,6 +213,10 @@ class _Documents(Protocol):
     def many(self, positions: Sequence[int], /) -> list[Product | None]:
         """The products at `positions`, in order (None: deleted since the BM25 was built)."""
         ...
+
+
+Passing = Callable[[SearchFilters, Sequence[str]], "np.ndarray[Any, np.dtype[np.bool_]] | None"]
+"""`ColumnFilteredIndex.passing`: which of a list of keys a filter may accept."""
 
 
 class _BuiltProducts:
@@ -280,16 +283,19 @@ class LexicalIndex:
         self._keys: list[str] = []
         self._platforms = _Platforms([])
         self._retriever: Any = None
+        self._scores: dict[tuple[str, ...], np.ndarray[Any, np.dtype[np.float32]]] = {}
         self._stale = True
 
     def invalidate(self) -> None:
         """The product index changed: rebuild before the next search."""
         with self._lock:
             self._stale = True
+            self._scores = {}
 
     def _ensure_built(self) -> None:
         if not self._stale:
             return
+        self._scores = {}
         state = self._saved.state() if self._saved is not None else None
         if state is not None and self._load(state):
             return
@@ -351,23 +357,53 @@ class LexicalIndex:
             if older != path:
                 shutil.rmtree(older, ignore_errors=True)
 
+    def _scores_of(self, tokens: tuple[str, ...]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """Every document's BM25 score for `tokens` (read-only), remembered for the latest few
+        queries until the BM25 changes: a turn searches each platform with the same text, and
+        a pasted message's hundreds of tokens cost milliseconds each time they are scored."""
+        scores = self._scores.pop(tokens, None)
+        if scores is None:
+            scores = np.asarray(self._retriever.get_scores(list(tokens)), dtype=np.float32)
+            scores.flags.writeable = False
+            if len(self._scores) >= _REMEMBERED_SCORES:
+                del self._scores[next(iter(self._scores))]
+        self._scores[tokens] = scores
+        return scores
+
     def search(
-        self, query: str, k: int, filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        filters: SearchFilters | None = None,
+        *,
+        passing: Passing | None = None,
     ) -> list[tuple[Product, float]]:
-        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly."""
+        """Top-k (product, BM25 score > 0) among products that pass `filters` exactly.
+        `passing` (the product index's filter columns, when it has them) marks the documents
+        `filters` may accept, so the walk reads no product it would reject: a pasted message
+        scores most of the catalog above zero, and a strict filter (a budget, a size) then
+        read and rejected thousands of products one by one."""
         with self._lock:
             self._ensure_built()
             if self._retriever is None or k <= 0:
                 return []
-            tokens = [t for t in _query_tokens(query) if t in self._retriever.vocab_dict]
+            tokens = tuple(t for t in _query_tokens(query) if t in self._retriever.vocab_dict)
             if not tokens:
                 return []
-            scores = np.asarray(self._retriever.get_scores(tokens), dtype=np.float32)
-            products = self._products
+            scores = self._scores_of(tokens)
+            products, keys = self._products, self._keys
             allowed = self._platforms.allowed(filters.platforms) if filters else None
+        if passing is not None and filters is not None:
+            narrowed = passing(filters, keys)
+            if narrowed is not None:
+                allowed = narrowed if allowed is None else allowed & narrowed
         hits: list[tuple[Product, float]] = []
         order = _descending_positive(scores, allowed)
         for start in range(0, len(order), _READ_CHUNK):
+            if start:
+                # A pasted essay scores most of the catalog: between chunks, a shopper who
+                # has used far more than others lets them run (cartwise.sharing).
+                let_others_run()
             chunk = order[start : start + _READ_CHUNK].tolist()
             for position, product in zip(chunk, products.many(chunk), strict=True):
                 if product is None:  # deleted since the saved BM25 was built: the index moved on

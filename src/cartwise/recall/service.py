@@ -29,12 +29,14 @@ from cartwise.catalog.brands import (
     read_brands,
     write_brands,
 )
+from cartwise.catalog.kinds import CatalogKinds, collect_kinds, read_kinds, write_kinds
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Embedder, Matrix, normalize_vector, query_start
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
 from cartwise.recall.indexes.base import (
+    ColumnFilteredIndex,
     FullTextIndex,
     PersistentIndex,
     ProductIndex,
@@ -112,6 +114,7 @@ class RecallService:
         version: CatalogVersion | None = None,
         version_check_seconds: float = 2.0,
         brands_path: Path | None = None,
+        kinds_path: Path | None = None,
     ) -> None:
         if index.dim != embedder.dim:
             raise ConfigurationError(
@@ -124,6 +127,9 @@ class RecallService:
         self._brands_path = brands_path
         self._brands: tuple[CatalogBrand, ...] | None = None
         self._brands_lock = threading.Lock()
+        self._kinds_path = kinds_path
+        self._kinds: CatalogKinds | None = None
+        self._kinds_lock = threading.Lock()
         self._watcher = (
             CatalogWatcher(version, self._reload, interval=version_check_seconds)
             if version is not None
@@ -160,6 +166,7 @@ class RecallService:
                 version=version,
                 version_check_seconds=settings.catalog_check_seconds,
                 brands_path=brands,
+                kinds_path=directory / "kinds.json",
             )
         except BaseException:
             index.close()
@@ -205,9 +212,27 @@ class RecallService:
             self._brands = brands
             return brands
 
+    def catalog_kinds(self) -> CatalogKinds:
+        """The product types and untyped listings' categories of the ingested catalogs: kept
+        in a file beside the index like the brands (written by ingest, read in milliseconds;
+        collected from the listings again when it is missing or stale)."""
+        count = self.count()
+        with self._kinds_lock:
+            if self._kinds is not None:
+                return self._kinds
+            path = self._kinds_path
+            kinds = read_kinds(path, products=count) if path is not None else None
+            if kinds is None:
+                kinds = collect_kinds(self.index.iter_products())
+                if path is not None:
+                    write_kinds(path, kinds, products=count)
+            self._kinds = kinds
+            return kinds
+
     def finish_ingest(self) -> None:
         """Compute now what the catalog's readers would otherwise compute at start-up."""
         self.catalog_brands()
+        self.catalog_kinds()
         if isinstance(self.index, PersistentIndex):
             self.index.persist()
             self.lexical.persist()
@@ -227,6 +252,10 @@ class RecallService:
             self._brands = None
             if self._brands_path is not None:
                 self._brands_path.unlink(missing_ok=True)
+        with self._kinds_lock:
+            self._kinds = None
+            if self._kinds_path is not None:
+                self._kinds_path.unlink(missing_ok=True)
 
     def count(self) -> int:
         self.sync()
@@ -251,13 +280,16 @@ class RecallService:
         """BM25 in the index when it has it (Milvus), else the in-process table."""
         if isinstance(self.index, FullTextIndex) and self.index.full_text:
             return self.index.search_text(query, k, filters)
-        return self.lexical.search(query, k, filters)
+        passing = self.index.passing if isinstance(self.index, ColumnFilteredIndex) else None
+        return self.lexical.search(query, k, filters, passing=passing)
 
     def _reload(self) -> None:
         self.index.reload()
         self.lexical.invalidate()
         with self._brands_lock:
             self._brands = None
+        with self._kinds_lock:
+            self._kinds = None
 
     def close(self) -> None:
         self.index.close()

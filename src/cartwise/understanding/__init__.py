@@ -10,18 +10,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from cartwise.catalog.brands import CatalogBrand
-from cartwise.embedding.base import Embedder
 from cartwise.errors import ConfigurationError
-from cartwise.settings import Settings
-from cartwise.understanding.acts import Act, create_act_classifier
-from cartwise.understanding.base import Engine
+from cartwise.faces import lazy_face
 
 if TYPE_CHECKING:
+    from cartwise.catalog.brands import CatalogBrand
+    from cartwise.embedding.base import Embedder
+    from cartwise.settings import Settings
+    from cartwise.understanding.acts import Act, create_act_classifier
+    from cartwise.understanding.base import Engine
     from cartwise.understanding.fallback import FallbackEngine
     from cartwise.understanding.rules.engine import RulesEngine
 
 __all__ = ["Act", "Engine", "create_act_classifier", "create_engine"]
+
+# Imported on first use: `cartwise session show` reads a `Language` from the reading module
+# and needs no classifier, engine seam or catalog brands.
+__getattr__ = lazy_face(
+    __name__,
+    {
+        "Act": "cartwise.understanding.acts.act",
+        "Engine": "cartwise.understanding.base",
+        "create_act_classifier": "cartwise.understanding.acts.classifier",
+    },
+)
 
 
 def create_engine(

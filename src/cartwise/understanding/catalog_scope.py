@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
+from cartwise.catalog.kinds import CatalogKinds, collect_kinds
 from cartwise.catalog.product import Product
 from cartwise.catalog.taxonomy import ProductType, product_type, product_types, types_named_in
 from cartwise.memory.store import SELF
@@ -78,16 +79,13 @@ class CatalogTypes:
 
     @classmethod
     def of_products(cls, products: Iterable[Product]) -> CatalogTypes:
-        present: set[str] = set()
-        leaves: set[str] = set()
-        untyped = False
-        for product in products:
-            if product.product_type:
-                present.add(product.product_type)
-                continue
-            untyped = True
-            if product.category_raw:
-                leaves.add(_leaf(product.category_raw))
+        return cls.of_kinds(collect_kinds(products))
+
+    @classmethod
+    def of_kinds(cls, kinds: CatalogKinds) -> CatalogTypes:
+        """From what ingest collected (`RecallService.catalog_kinds`), no listing read."""
+        present, untyped = set(kinds.types), kinds.untyped
+        leaves = {_leaf(category) for category in kinds.categories}
         chinese: set[str] = set()
         english: set[str] = set()
         for leaf in leaves:

@@ -62,6 +62,7 @@ class GuardedEngine:
         reference = self._reference.read(message, conversation)
         report = GuardReport()
         guarded = guard_planner(reading, self._remember(message, reference), message, report)
+        guarded = guarded.model_copy(update=_price_followup(guarded, reference))
         self._count("plan", report)
         return guarded.model_copy(
             update={
@@ -162,3 +163,30 @@ class GuardedEngine:
 def _bare_size(reading: Reading) -> dict[str, str]:
     """A size the rules read as a bare answer to our size question."""
     return {"size": reading.slots["size"]} if "size" in reading.slots else {}
+
+
+def _price_followup(reading: Reading, reference: Reading) -> dict[str, object]:
+    """A price question or watch the rules read (their cues are exact words: 历史最低,
+    提醒我, "good price") where the model read none; and a watch's amount as its target,
+    never a budget to search with, as the rules reader files it ("降到2000以下提醒我")."""
+    followup = reading.followup
+    if (followup is None or followup.price_ask is None) and (
+        reference.followup is not None and reference.followup.price_ask is not None
+    ):
+        followup = reference.followup
+    ask = followup.price_ask if followup is not None else None
+    update: dict[str, object] = {} if followup is reading.followup else {"followup": followup}
+    if followup is None or ask is None or ask.kind != "watch_price":
+        return update
+    slots = dict(reading.slots)
+    try:
+        budget = float(slots["budget_max"]) if "budget_max" in slots else None
+    except ValueError:
+        budget = None
+    if budget is None or (ask.target is not None and abs(ask.target - budget) > 0.005):
+        return update
+    currency = slots.pop("budget_currency", "")
+    del slots["budget_max"]
+    if ask.target is None:
+        ask = ask.model_copy(update={"target": budget, "currency": ask.currency or currency})
+    return {"followup": followup.model_copy(update={"price_ask": ask}), "slots": slots}

@@ -29,9 +29,9 @@ from cartwise.memory.store import (
     Strength,
     check_recipient,
 )
+from cartwise.text import Language as Language
 from cartwise.understanding.acts.act import Act
 
-Language = Literal["zh", "en"]
 SmallTalk = Literal["", "greeting", "thanks", "done", "bye", "ack", "capabilities"]
 Intent = Literal["search", "compare", "preference", "answer", "chitchat"]
 Scope = Literal["long_term", "session", "request"]

@@ -121,3 +121,52 @@ def test_probabilities_are_probabilities(e5: Embedder) -> None:
     scores = ActClassifier(e5).scores("hello, a phone case pls")
     assert set(scores) == set(ACTS)
     assert all(0.0 < p < 1.0 for p in scores.values())
+
+
+@pytest.mark.model
+def test_a_message_read_ahead_is_embedded_once_and_scored_alike(e5: Embedder) -> None:
+    """The rules engine starts the sentence vector on another thread before it scans: the
+    scores then use that vector, not a second embedding, and equal the scores without it."""
+    counting = CountingEmbedder(e5)
+    classifier = ActClassifier(counting)
+    message = "想给我家猫买猫粮 它吃不了鱼"
+    classifier.read_ahead(message)
+    classifier.read_ahead(message)  # asked twice before it is read: still one embedding
+    ahead = classifier.scores(message)
+    assert counting.queries_embedded == 1
+    assert ActClassifier(e5).scores(message) == pytest.approx(ahead)
+    classifier.scores(message)  # a vector read ahead serves one reading, not later ones
+    assert counting.queries_embedded == 2
+
+
+def test_nothing_is_read_ahead_for_a_classifier_that_reads_no_sentences() -> None:
+    embedder = CountingEmbedder(HashingEmbedder(384))
+    classifier = create_act_classifier(embedder)
+    classifier.read_ahead("thank you so much!")
+    assert Act.THANKS in classifier.acts("thank you so much!")
+    assert embedder.queries_embedded == 0
+
+
+def test_a_read_ahead_still_queued_is_embedded_by_the_reader_instead() -> None:
+    """Many turns at once queue their read-aheads on two threads: a reader whose embedding has
+    not started does it itself rather than wait behind other shoppers'."""
+    import threading
+
+    from cartwise.understanding.acts import classifier as module
+
+    release = threading.Event()
+    busy = [module._pool().submit(release.wait) for _ in range(2)]  # both threads held
+    try:
+        embedder = CountingEmbedder(HashingEmbedder(384))
+        reading = ActClassifier(embedder)
+        text = "got any hiking socks"
+        reading._ahead[text] = module._pool().submit(embedder.embed_query, text)
+        done: list[object] = []
+        reader = threading.Thread(target=lambda: done.append(reading._sentence(text)))
+        reader.start()
+        reader.join(timeout=10)  # waiting behind the held threads would never finish
+        assert done and embedder.queries == [text]
+    finally:
+        release.set()
+        for job in busy:
+            job.result(timeout=10)

@@ -19,7 +19,7 @@ from cartwise.agent.dialogue import (
 from cartwise.agent.events import elapsed_ms
 from cartwise.agent.nodes.search import to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
-from cartwise.agent.price_answers import answer_price_followup, model_lows, offer_facts
+from cartwise.agent.price_answers import answer_price_followup, offer_facts, picks_price_facts
 from cartwise.agent.price_compare import compare_prices
 from cartwise.agent.spec_answers import (
     spec_applied,
@@ -254,8 +254,9 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     answer = build_answer(state, picks, deps.settings)
     if search is not None and criteria.spec_sort is not None and picks:
         answer = spec_winner(state, picks, criteria.spec_sort, deps.settings) or answer
-    facts = await asyncio.to_thread(offer_facts, deps.prices, [p.candidate.product for p in picks])
-    lows = await asyncio.to_thread(model_lows, deps.prices, picks, deps.settings.fx_to_base)
+    facts, lows = await asyncio.to_thread(
+        picks_price_facts, deps.prices, picks, deps.settings.fx_to_base
+    )
     applied = applied_facts(state, criteria, language, picks)
     notices: list[str] = []
     if search is not None:

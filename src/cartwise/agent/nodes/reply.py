@@ -15,7 +15,7 @@ from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.dialogue import shopper_currency
 from cartwise.agent.nodes.picker import label
 from cartwise.agent.picker import EXCLUSION_WHY
-from cartwise.agent.price_answers import lows_note, render_price_answer
+from cartwise.agent.price_answers import lows_note, models_at_low, render_price_answer
 from cartwise.agent.rejections import KINDS
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
 from cartwise.catalog.product import Domain
@@ -160,13 +160,18 @@ async def reply_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
         else:
             written = await asyncio.to_thread(deps.engine.write_reply, facts)
             # Only the items the reply lists: the shopper counts ordinals from it.
+            listed = state.get("picks", [])[:REPLY_ITEMS]
             at_low = [
                 n
-                for n, pick in enumerate(state.get("picks", [])[:REPLY_ITEMS], start=1)
+                for n, pick in enumerate(listed, start=1)
                 if (f := state.get("price_facts", {}).get(pick.candidate.product.key))
                 and f.deal == "lowest_90d"
             ]
-            note = lows_note(at_low, state["plan"].language)
+            note = lows_note(
+                at_low,
+                state["plan"].language,
+                models_at_low=models_at_low(listed, state.get("model_lows", {})),
+            )
             reply = "\n".join(part for part in (lead, written, note) if part)
         await sink.stream_text(reply)
     update: TurnState = {"reply": reply, "timings": timings}

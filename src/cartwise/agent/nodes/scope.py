@@ -31,7 +31,7 @@ def catalog_types(recall: RecallService) -> CatalogTypes:
         cached = _types_cache.get(id(recall))
         if cached is not None and cached[0] == count:
             return cached[1]
-    types = CatalogTypes.of_products(recall.index.iter_products())
+    types = CatalogTypes.of_kinds(recall.catalog_kinds())
     with _types_lock:
         _types_cache[id(recall)] = (count, types)
     return types

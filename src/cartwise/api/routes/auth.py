@@ -126,9 +126,10 @@ async def delete_account(
 ) -> Response:
     """Delete the account, with its password (its checks are throttled like sign-in): every
     long-term preference of every namespace (the shopper's and each recipient's), every
-    thread, and the account itself, which revokes all its tokens. A turn still running for
-    the account cannot write afterwards, and a later account with the same name starts
-    empty (see `erase_account`)."""
+    thread, every price watch and alert and the alerts' webhook, and the account itself,
+    which revokes all its tokens. A turn still running for the account cannot write
+    afterwards (nor make a watch), and a later account with the same name starts empty (see
+    `erase_account`)."""
 
     def delete() -> None:
         with _throttled(state, user, address):

@@ -16,17 +16,14 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
-import numpy as np
 from pydantic import ValidationError
 
-from cartwise.catalog.domain_classifier import DomainClassifier
-from cartwise.embedding.base import Embedder, Vector, query_start
+from cartwise.embedding.base import Embedder, query_start
 from cartwise.embedding.memo import QueryMemo
 from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
-from cartwise.memory.session_state import SessionPrefState
 from cartwise.memory.store import (
     SELF,
     Polarity,
@@ -37,8 +34,22 @@ from cartwise.memory.store import (
 )
 from cartwise.text import fold, han_runs
 
+if TYPE_CHECKING:
+    import numpy as np
+
+    from cartwise.catalog.domain_classifier import DomainClassifier
+    from cartwise.embedding.base import Vector
+    from cartwise.memory.session_state import SessionPrefState
+
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
 VECTOR_RECIPE = "v1"
+VECTOR_TEXT_CHARS = 160
+"""At most this much of an entry's text is embedded. A stored preference is tens of tokens
+(its slug and a few keywords); the largest the API accepts (24 keywords of 64 characters)
+filled e5's 512 tokens and took 2.5 s of an engine per write on the 2-core machine, against
+~26 ms for 60 characters and ~157 ms for 250. The vector only ranks entries; the whole entry
+is still stored and matched by its words. (Entries embedded whole before keep their vectors:
+the recipe did not change for any text this short.)"""
 MAX_USER_CHARS = 128
 PARSE_CACHE_SIZE = 16_384
 NAMESPACE_CACHE_SIZE = 512
@@ -72,12 +83,17 @@ def vector_text(entry: PreferenceEntry) -> str:
     drags a scoped entry towards every query that mentions the material. A global entry
     always applies; its vector only ranks it, so its own words are the right text.
     """
-    if entry.domain:
-        return entry.domain.replace("-", " ")
-    return entry.embedding_text()
+    text = entry.domain.replace("-", " ") if entry.domain else entry.embedding_text()
+    if len(text) <= VECTOR_TEXT_CHARS:
+        return text
+    start = text[: VECTOR_TEXT_CHARS + 1]
+    # Whole words only, unless the first word is itself longer than the bound.
+    return start.rsplit(" ", 1)[0] if " " in start else start[:VECTOR_TEXT_CHARS]
 
 
 def encode_vector(vector: Vector) -> bytes:
+    import numpy as np  # numpy only where vectors are: listing entries reads none
+
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
@@ -85,6 +101,8 @@ def decode_vector(blob: bytes | None, dim: int) -> Vector | None:
     """None for a missing or malformed vector (it is then re-embedded)."""
     if not blob or len(blob) != dim * 4:
         return None
+    import numpy as np
+
     return np.frombuffer(blob, dtype="<f4")  # read-only view: vectors are never mutated
 
 
@@ -256,6 +274,8 @@ class PreparedNamespace:
         kept = [i for i, key in enumerate(self.keys) if key not in touched]
         keys = [*(self.keys[i] for i in kept), *(row.key for row in changes.written)]
         entries = [*(self.entries[i] for i in kept), *(row.entry for row in changes.written)]
+        import numpy as np
+
         dim = self.matrix.shape[1]
         fresh = _stack([row.vector for row in changes.written], dim)
         matrix = np.concatenate([self.matrix[kept], fresh]) if kept else fresh
@@ -311,6 +331,8 @@ class EntryFlags:
 
     @classmethod
     def of(cls, entries: Sequence[PreferenceEntry]) -> EntryFlags:
+        import numpy as np
+
         domains = sorted({e.domain for e in entries} - {""})
         position = {domain: n + 1 for n, domain in enumerate(domains)} | {"": 0}
         return cls(
@@ -322,6 +344,8 @@ class EntryFlags:
 
 
 def _stack(vectors: Sequence[Vector | None], dim: int) -> np.ndarray:
+    import numpy as np
+
     present = [vector for vector in vectors if vector is not None]
     if len(present) != len(vectors):
         raise ValueError("every row needs its vector before it is stacked")
@@ -346,9 +370,19 @@ class VectorRanking(ABC):
         # embed it once, not three times (the query embedding is most of a read's cost). The
         # agent hands in a QueryMemo already shared with recall; anyone else gets one here.
         self._query_embedder = embedder if isinstance(embedder, QueryMemo) else QueryMemo(embedder)
-        self._domains = DomainClassifier(self._query_embedder)
+        self._domain_classifier: DomainClassifier | None = None
         self._prepared: OrderedDict[tuple[str, str], PreparedNamespace] = OrderedDict()
         self._prepared_lock = threading.Lock()
+
+    @property
+    def _domains(self) -> DomainClassifier:
+        """Made on the first scored read (a store opened to list entries needs none); racing
+        threads may both make one, and either serves."""
+        if self._domain_classifier is None:
+            from cartwise.catalog.domain_classifier import DomainClassifier
+
+            self._domain_classifier = DomainClassifier(self._query_embedder)
+        return self._domain_classifier
 
     @abstractmethod
     def _recipients(self, user: str) -> list[str]:
@@ -437,6 +471,8 @@ class VectorRanking(ABC):
         self._store_vectors(user, recipient, list(zip(stale, fresh, strict=True)))
 
     def score_namespace(self, user: str, query: str, *, recipient: str = SELF) -> ScoredNamespace:
+        import numpy as np
+
         prepared = self._namespace(user, recipient)
         if not prepared.entries:
             return ScoredNamespace.empty()
@@ -468,11 +504,15 @@ class VectorRanking(ABC):
         Looked up in the cached namespace's term index: its cost follows the text, not the
         number of stored entries."""
         check_user(user)
-        pieces = text_pieces(text)
+        pieces: set[str] | None = None  # a shopper with nothing stored needs none of them
         wanted = {fold(slug) for slug in slugs}
         chosen: list[PreferenceEntry] = []
         for recipient in self._recipients(user):
             prepared = self._namespace(user, recipient)
+            if not prepared.entries:
+                continue
+            if pieces is None:
+                pieces = text_pieces(text)
             positions = prepared.named(pieces, wanted)[:limit]
             latest = prepared.latest_like
             if latest is not None and latest not in positions and len(positions) < limit:

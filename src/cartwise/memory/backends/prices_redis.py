@@ -1,26 +1,37 @@
 """The fleet backend of the price seams.
 
-History: one sorted set per offer, `cw:price:{<platform:item_id>}`, scored by the observation
-time, members `time|price|currency|stock`; a Lua script appends a point only when the last
-member differs, so concurrent ingests of one offer cannot write a point without a change.
-A batch is one pipeline of those calls.
+History: one string per offer, `cw:pricepts:{<platform:item_id>}`, its points packed back
+to back in time order, 20 bytes each (`<d d 3s B`: observed_at, price, currency, in stock).
+Reading an offer is one GET of one compact value (180 points are 3.6 kB, decoded by
+`struct.iter_unpack`); a sorted set of `time|price|currency|stock` members cost a string
+parse per point, and its p95 of one offer's facts was over a millisecond. A
+Lua script appends a point (APPEND) only when the last record (GETRANGE -20 -1) is older
+and holds another state, so concurrent ingests of one offer cannot write a point without a
+change, and nothing is ever rewritten. A batch is one pipeline of those calls. An offer
+still kept in the earlier sorted-set format (`cw:price:{…}`) is converted, once, when an
+ingest first asks for its last point.
 
-Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON) and
-`cw:{user}:webhook`, all under the user's hash tag; `cw:watchidx:{<model hash>}` lists the
-`user\\x1fid` of every watch of a model, which is how an ingest finds them. A watch fires by a
-compare-and-set script on its user's keys: the watch is marked fired and its alert written
-only if the watch still holds what was read, so two ingests cannot both fire it.
+Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON),
+`cw:{user}:webhook` and `cw:{user}:watchgen` (the generation `erase` moves the user to; a
+write for an older one is refused), all under the user's hash tag;
+`cw:watchidx:{<model hash>}` lists the `user\\x1fid` of every watch of a model, which is how
+an ingest finds them. A watch fires by a compare-and-set script on its user's keys: the
+watch is marked fired and its alert written only if the watch still holds what was read,
+so two ingests cannot both fire it.
 """
 
 from __future__ import annotations
 
 import builtins
 import hashlib
+import struct
 import time
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cartwise.errors import NotFound, QuotaExceeded
+from cartwise.errors import AccountErased, NotFound, QuotaExceeded
+from cartwise.memory.backends.common import NamespaceVersion
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -36,24 +47,46 @@ from cartwise.redis_connection import (
     RedisConnection,
 )
 
-# KEYS[1] the offer's set; ARGV: time, state ("price|currency|stock"). Appends when the set is
-# empty or its last point is older with another state; returns 1 when it appended.
+_RECORD = struct.Struct("<dd3sB")
+"""One point: observed_at (Unix seconds), price (as listed, rounded to cents), currency
+(ISO 4217, ASCII), in stock (0/1). The state is the record after its time (bytes 9..20)."""
+assert _RECORD.size == 20  # the scripts below slice records by this size
+
+# KEYS[1] the offer's string; ARGV: time, record. Appends when the string is empty or its
+# last record is older with another state; returns 1 when it appended.
 _APPEND_LUA = """
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-if last[1] then
-  if tonumber(last[2]) >= tonumber(ARGV[1]) then return 0 end
-  local state = string.match(last[1], '^[^|]*|(.*)$')
-  if state == ARGV[2] then return 0 end
+local last = redis.call('GETRANGE', KEYS[1], -20, -1)
+if #last == 20 then
+  if struct.unpack('<d', last) >= tonumber(ARGV[1]) then return 0 end
+  if string.sub(last, 9) == string.sub(ARGV[2], 9) then return 0 end
 end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. '|' .. ARGV[2])
+redis.call('APPEND', KEYS[1], ARGV[2])
 return 1
 """
 
-# KEYS[1] the offer's set; ARGV: time, member, time, member... Writes only into an empty set.
+# KEYS[1] the offer's string; ARGV[1] its records, oldest first. Writes only a new offer.
 _BACKFILL_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return #ARGV / 2
+redis.call('SET', KEYS[1], ARGV[1])
+return #ARGV[1] / 20
+"""
+
+# KEYS[1] the offer's string, KEYS[2] its history in the earlier format (a sorted set of
+# `time|price|currency|stock` members); converts the one into the other, once. Returns the
+# last record, or false when there was nothing to convert.
+_CONVERT_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('GETRANGE', KEYS[1], -20, -1) end
+local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+if #members == 0 then return false end
+local records = {}
+for i, member in ipairs(members) do
+  local t, p, c, s = string.match(member, '^([^|]*)|([^|]*)|([^|]*)|(%d)$')
+  records[i] = struct.pack('<ddc3B', tonumber(t), tonumber(p), c, tonumber(s))
+end
+local packed = table.concat(records)
+redis.call('SET', KEYS[1], packed)
+redis.call('DEL', KEYS[2])
+return string.sub(packed, -20)
 """
 
 # KEYS: watches hash, alerts hash; ARGV: watch id, watch JSON as read, fired JSON, alert id,
@@ -63,6 +96,31 @@ if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
 return 1
+"""
+
+# KEYS: watches hash, generation; ARGV: generation ('*': any), id, JSON. 1 when written, 0
+# when the user was erased since the generation was read.
+_ADD_LUA = """
+if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+
+# KEYS: webhook, generation; ARGV: generation ('*': any), url ('' deletes). As _ADD_LUA.
+_WEBHOOK_LUA = """
+if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+# KEYS: watches, alerts, webhook, generation; ARGV: the new generation. Deletes the user's
+# keys and moves the generation in one step; returns the watches deleted (their index
+# entries are removed after, from them).
+_ERASE_LUA = """
+local watches = redis.call('HVALS', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('SET', KEYS[4], ARGV[1])
+return watches
 """
 
 # KEYS: watches hash; ARGV: id, JSON as read, new JSON. 1 when written.
@@ -77,27 +135,35 @@ _MAX_ATTEMPTS = 100
 
 
 def _offer_key(offer: str) -> str:
+    return f"cw:pricepts:{{{offer}}}"
+
+
+def _earlier_key(offer: str) -> str:
+    """Where the offer's history was kept before the packed format (a sorted set)."""
     return f"cw:price:{{{offer}}}"
 
 
-def _state(point: PricePoint) -> str:
-    return f"{point.price:.2f}|{point.currency}|{int(point.in_stock)}"
+def _record(point: PricePoint) -> bytes:
+    return _RECORD.pack(
+        point.observed_at, round(point.price, 2), point.currency.encode("ascii"), point.in_stock
+    )
 
 
-def _parse(offer: str, member: bytes | str) -> PricePoint:
-    return _parse_all(offer, [member])[0]
-
-
-def _parse_all(offer: str, members: Sequence[bytes | str]) -> list[PricePoint]:
-    """An offer's members as points; the offer's key is split once, not per point."""
+def _decode(offer: str, packed: bytes, since: float = 0.0) -> list[PricePoint]:
+    """An offer's records as points, those observed at or after `since`. The offer's key is
+    split and each currency decoded once, and the tuples are built without the NamedTuple
+    constructor's argument parsing: 180 points decode in ~70 µs instead of ~110 µs."""
     platform, _, item_id = offer.partition(":")
-    points = []
-    for member in members:
-        text = member.decode() if isinstance(member, bytes) else member
-        observed, price, currency, stock = text.split("|")
-        points.append(
-            PricePoint(platform, item_id, float(price), currency, stock == "1", float(observed))
-        )
+    new = tuple.__new__
+    currencies: dict[bytes, str] = {}
+    points: list[PricePoint] = []
+    for observed, price, code, stock in _RECORD.iter_unpack(packed):
+        currency = currencies.get(code)
+        if currency is None:
+            currency = currencies[code] = code.rstrip(b"\0").decode()
+        points.append(new(PricePoint, (platform, item_id, price, currency, stock == 1, observed)))
+    if since > 0 and points and points[0].observed_at < since:
+        points = points[bisect_left([p.observed_at for p in points], since) :]
     return points
 
 
@@ -114,7 +180,9 @@ class RedisPriceHistory:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self._scripts: dict[str, Any] = {}
 
-    def _run_each(self, script: str, calls: Sequence[tuple[str, Sequence[str]]]) -> list[Any]:
+    def _run_each(
+        self, script: str, calls: Sequence[tuple[str, Sequence[str | bytes]]]
+    ) -> list[Any]:
         """`script` once per (key, args): one pipeline on a single server; on a cluster, whose
         pipelines take no scripts, one call each (every key is its own slot)."""
         with self._redis.guard():
@@ -132,7 +200,7 @@ class RedisPriceHistory:
     def append_changed(self, points: Sequence[PricePoint]) -> list[PricePoint]:
         if not points:
             return []
-        calls = [(_offer_key(p.key), (repr(p.observed_at), _state(p))) for p in points]
+        calls = [(_offer_key(p.key), (repr(p.observed_at), _record(p))) for p in points]
         results = self._run_each(_APPEND_LUA, calls)
         return [p for p, added in zip(points, results, strict=True) if added]
 
@@ -142,16 +210,16 @@ class RedisPriceHistory:
             by_offer.setdefault(point.key, []).append(point)
         if not by_offer:
             return 0
-        calls = []
+        calls: list[tuple[str, Sequence[str | bytes]]] = []
         for offer, offer_points in by_offer.items():
-            args: list[str] = []
-            for p in offer_points:
-                args += [repr(p.observed_at), f"{p.observed_at!r}|{_state(p)}"]
-            calls.append((_offer_key(offer), args))
+            ordered = sorted(offer_points, key=lambda p: p.observed_at)
+            calls.append((_offer_key(offer), (b"".join(_record(p) for p in ordered),)))
         return int(sum(self._run_each(_BACKFILL_LUA, calls)))
 
     def points(self, key: str, *, since: float = 0.0) -> list[PricePoint]:
-        return self.points_many([key], since=since).get(key, [])
+        with self._redis.guard():
+            packed = self._redis.client.get(_offer_key(key))
+        return _decode(key, packed, since) if packed else []
 
     def points_many(
         self, keys: Iterable[str], *, since: float = 0.0
@@ -162,13 +230,13 @@ class RedisPriceHistory:
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=False)
             for offer in wanted:
-                pipe.zrangebyscore(_offer_key(offer), since, "+inf")
+                pipe.get(_offer_key(offer))
             results = pipe.execute()
-        return {
-            offer: _parse_all(offer, members)
-            for offer, members in zip(wanted, results, strict=True)
-            if members
-        }
+        found = {}
+        for offer, packed in zip(wanted, results, strict=True):
+            if packed and (points := _decode(offer, packed, since)):
+                found[offer] = points
+        return found
 
     def latest(self, keys: Iterable[str]) -> dict[str, PricePoint]:
         wanted = sorted(set(keys))
@@ -177,9 +245,37 @@ class RedisPriceHistory:
         with self._redis.guard():
             pipe = self._redis.client.pipeline(transaction=False)
             for offer in wanted:
-                pipe.zrange(_offer_key(offer), -1, -1)
+                pipe.getrange(_offer_key(offer), -_RECORD.size, -1)
             results = pipe.execute()
-        return {o: _parse(o, m[0]) for o, m in zip(wanted, results, strict=True) if m}
+        found = dict(zip(wanted, results, strict=True))
+        # Every ingest asks for its offers' last points first: an offer still in the earlier
+        # format is converted here, so the first ingest after an upgrade converts them all
+        # (one more round trip per batch, only for offers without a packed history).
+        missing = [offer for offer, last in found.items() if len(last) != _RECORD.size]
+        if missing:
+            calls = [(_offer_key(o), _earlier_key(o)) for o in missing]
+            for offer, last in zip(missing, self._convert(calls), strict=True):
+                found[offer] = last or b""
+        return {
+            offer: _decode(offer, last)[0]
+            for offer, last in found.items()
+            if len(last) == _RECORD.size
+        }
+
+    def _convert(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
+        """`_CONVERT_LUA` for each (packed key, earlier key): both keys of an offer share
+        its hash tag, so a cluster runs each call on one node."""
+        with self._redis.guard():
+            client = self._redis.client
+            if not self._redis.cluster:
+                pipe = client.pipeline(transaction=False)
+                for key, earlier in calls:
+                    pipe.eval(_CONVERT_LUA, 2, key, earlier)
+                return list(pipe.execute())
+            if _CONVERT_LUA not in self._scripts:
+                self._scripts[_CONVERT_LUA] = client.register_script(_CONVERT_LUA)
+            run = self._scripts[_CONVERT_LUA]
+            return [run(keys=[key, earlier]) for key, earlier in calls]
 
     def close(self) -> None:
         self._redis.close()
@@ -192,6 +288,10 @@ def _index_key(model: str) -> str:
 def _user_keys(user: str) -> tuple[str, str, str]:
     prefix = f"cw:{{{user}}}"
     return f"{prefix}:watches", f"{prefix}:alerts", f"{prefix}:webhook"
+
+
+def _generation_key(user: str) -> str:
+    return f"cw:{{{user}}}:watchgen"
 
 
 class RedisWatchStore:
@@ -208,22 +308,33 @@ class RedisWatchStore:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self.max_watches = max_watches
         with self._redis.guard():
-            self._fire = self._redis.client.register_script(_FIRE_LUA)
-            self._swap = self._redis.client.register_script(_SWAP_LUA)
+            client = self._redis.client
+            self._fire = client.register_script(_FIRE_LUA)
+            self._swap = client.register_script(_SWAP_LUA)
+            self._add = client.register_script(_ADD_LUA)
+            self._set_webhook = client.register_script(_WEBHOOK_LUA)
+            self._erase = client.register_script(_ERASE_LUA)
 
     def _raw(self, user: str) -> dict[str, str]:
         with self._redis.guard():
             found: dict[Any, Any] = self._redis.client.hgetall(_user_keys(user)[0])
         return {_text(k): _text(v) for k, v in found.items()}
 
-    def add(self, watch: Watch) -> Watch:
+    def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
         now = time.time()
         live = [w for w in self._parsed(self._raw(watch.user)) if w.is_live(now)]
         if len(live) >= self.max_watches:
             raise QuotaExceeded("watches", self.max_watches, "cancel one first")
+        index, member = _index_key(watch.model), f"{watch.user}{_SEPARATOR}{watch.id}"
         with self._redis.guard():
-            self._redis.client.hset(_user_keys(watch.user)[0], watch.id, watch.model_dump_json())
-            self._redis.client.sadd(_index_key(watch.model), f"{watch.user}{_SEPARATOR}{watch.id}")
+            # Indexed first: an erase that lands in between finds the watch (and unindexes
+            # it) or outdates the generation (and the watch is unindexed here).
+            self._redis.client.sadd(index, member)
+            keys = [_user_keys(watch.user)[0], _generation_key(watch.user)]
+            args = ["*" if generation is None else generation, watch.id, watch.model_dump_json()]
+            if not self._add(keys=keys, args=args):
+                self._redis.client.srem(index, member)
+                raise AccountErased(watch.user)
         return watch
 
     @staticmethod
@@ -359,25 +470,32 @@ class RedisWatchStore:
             marked += 1
         return marked
 
-    def set_webhook(self, user: str, url: str) -> None:
-        key = _user_keys(user)[2]
+    def set_webhook(self, user: str, url: str, *, generation: str | None = None) -> None:
+        keys = [_user_keys(user)[2], _generation_key(user)]
         with self._redis.guard():
-            if url:
-                self._redis.client.set(key, url)
-            else:
-                self._redis.client.delete(key)
+            done = self._set_webhook(
+                keys=keys, args=["*" if generation is None else generation, url]
+            )
+        if not done:
+            raise AccountErased(user)
 
     def webhook(self, user: str) -> str:
         with self._redis.guard():
             raw = self._redis.client.get(_user_keys(user)[2])
         return _text(raw) if raw is not None else ""
 
-    def erase(self, user: str) -> None:
-        for watch in self._parsed(self._raw(user)):
-            with self._redis.guard():
-                self._redis.client.srem(_index_key(watch.model), f"{user}{_SEPARATOR}{watch.id}")
+    def generation(self, user: str) -> str:
         with self._redis.guard():
-            self._redis.client.delete(*_user_keys(user))
+            value = self._redis.client.get(_generation_key(user))
+        return _text(value) if value else ""
+
+    def erase(self, user: str) -> None:
+        keys = [*_user_keys(user), _generation_key(user)]
+        with self._redis.guard():
+            erased = self._erase(keys=keys, args=[NamespaceVersion.fresh_epoch()])
+            for raw in erased:
+                watch = Watch.model_validate_json(_text(raw))
+                self._redis.client.srem(_index_key(watch.model), f"{user}{_SEPARATOR}{watch.id}")
 
     def close(self) -> None:
         self._redis.close()

@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cartwise.embedding.base import Embedder, Vector
+from cartwise.embedding.base import Embedder
 from cartwise.errors import AccountErased, QuotaExceeded, StoreUnavailable
 from cartwise.log import logger
 from cartwise.memory.backends.common import (
@@ -37,13 +38,14 @@ from cartwise.memory.backends.common import (
     vector_tag,
     vector_text,
 )
-from cartwise.memory.session_state import (
-    ChatMessage,
-    SessionPatch,
-    SessionPrefState,
-    apply_patch,
-)
 from cartwise.memory.store import SELF, PreferenceEntry, check_recipient
+
+if TYPE_CHECKING:
+    from cartwise.embedding.base import Vector
+    from cartwise.memory.session_state import ChatMessage, SessionPatch, SessionPrefState
+
+# The session store's models (and the spec grammar they hold) are imported by its methods:
+# `cartwise memory list` opens this module for the preference store alone.
 
 BUSY_TIMEOUT_MS = 30_000
 MAX_ATTEMPTS = 1_000
@@ -574,12 +576,16 @@ class SqliteSessionStore:
         self._db = _SqliteDatabase(path, _SESSIONS_SCHEMA)
 
     def get(self, user: str, thread: str) -> SessionPrefState:
+        from cartwise.memory.session_state import SessionPrefState
+
         row = self._live_row(user, thread)
         if row is None:
             return SessionPrefState(thread=thread)
         return SessionPrefState.model_validate_json(row[0])
 
     def start(self, user: str, thread: str, *, generation: str | None = None) -> None:
+        from cartwise.memory.session_state import SessionPrefState
+
         with self._db.write() as conn:
             _check_generation(conn, user, generation)
             state_json, _ = self._claim(conn, user, thread)
@@ -600,6 +606,8 @@ class SqliteSessionStore:
     def patch(
         self, user: str, thread: str, patch: SessionPatch, *, generation: str | None = None
     ) -> SessionPrefState:
+        from cartwise.memory.session_state import SessionPrefState, apply_patch
+
         with self._db.write() as conn:
             _check_generation(conn, user, generation)
             state_json, messages_json = self._claim(conn, user, thread)
@@ -628,6 +636,8 @@ class SqliteSessionStore:
         *,
         generation: str | None = None,
     ) -> None:
+        from cartwise.memory.session_state import ChatMessage, SessionPrefState
+
         with self._db.write() as conn:
             _check_generation(conn, user, generation)
             state_json, messages_json = self._claim(conn, user, thread)
@@ -638,6 +648,8 @@ class SqliteSessionStore:
             self._save(conn, user, thread, state, payload)
 
     def messages(self, user: str, thread: str) -> list[ChatMessage]:
+        from cartwise.memory.session_state import ChatMessage
+
         row = self._live_row(user, thread)
         return [ChatMessage.model_validate(m) for m in _json_list(row[1])] if row else []
 

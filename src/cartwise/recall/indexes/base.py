@@ -17,8 +17,9 @@ never passes, whatever the caller asks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
+import numpy as np
 from pydantic import BaseModel, Field, field_validator
 
 from cartwise.catalog.product import Product
@@ -124,6 +125,20 @@ class FullTextIndex(Protocol):
     def search_text(
         self, query: str, k: int, filters: SearchFilters | None = None
     ) -> list[tuple[Product, float]]: ...
+
+
+@runtime_checkable
+class ColumnFilteredIndex(Protocol):
+    """An index that holds its filter fields as columns (its in-memory table), so which
+    products may pass a filter is known without reading one."""
+
+    def passing(
+        self, filters: SearchFilters | None, keys: Sequence[str]
+    ) -> np.ndarray[Any, np.dtype[np.bool_]] | None:
+        """For each of `keys`, in order, whether `filters` may accept its product (False for
+        a key the index does not hold); None: no restriction at all. A product marked False
+        is one `filters.accepts` rejects."""
+        ...
 
 
 @runtime_checkable

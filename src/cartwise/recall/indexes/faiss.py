@@ -40,7 +40,7 @@ from cartwise.embedding.base import Matrix, Vector
 from cartwise.errors import ConfigurationError, StoreUnavailable
 from cartwise.log import logger
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
-from cartwise.recall.indexes.table import ProductTable, top_k_rows
+from cartwise.recall.indexes.table import BoolMask, ProductTable, top_k_rows
 
 # Below this many allowed rows a numpy product over the subset beats building a selector
 # (measured on 384-d vectors: ~0.1 ms for 2k rows, where the faiss call overhead dominates).
@@ -219,6 +219,10 @@ class FaissIndex:
     def platforms(self) -> list[str]:
         with self._lock:
             return self._table.platforms()
+
+    def passing(self, filters: SearchFilters | None, keys: Sequence[str]) -> BoolMask | None:
+        with self._lock:
+            return self._table.passing(filters, keys)
 
     def iter_products(self) -> Iterator[Product]:
         with self._lock:

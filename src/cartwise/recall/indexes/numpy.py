@@ -10,7 +10,7 @@ import numpy as np
 from cartwise.catalog.product import Product
 from cartwise.embedding.base import Matrix, Vector
 from cartwise.recall.indexes.base import IndexHit, SearchFilters
-from cartwise.recall.indexes.table import ProductTable, top_k_rows
+from cartwise.recall.indexes.table import BoolMask, ProductTable, top_k_rows
 
 
 class NumpyIndex:
@@ -38,6 +38,9 @@ class NumpyIndex:
 
     def platforms(self) -> list[str]:
         return self._table.platforms()
+
+    def passing(self, filters: SearchFilters | None, keys: Sequence[str]) -> BoolMask | None:
+        return self._table.passing(filters, keys)
 
     def iter_products(self) -> Iterator[Product]:
         return self._table.iter_products()

@@ -37,6 +37,7 @@ RowIds = npt.NDArray[np.int64]
 
 SNAPSHOT_FORMAT = 1
 """Bumped whenever the saved layout changes: an older directory is then not loaded."""
+_REMEMBERED_MASKS = 8
 _COLUMNS = ("platforms", "brands", "domains", "types", "prices", "stock")
 
 
@@ -169,6 +170,11 @@ class ProductTable:
         """Built on the first spec filter after a write (most searches carry none)."""
         self._platform_names: list[str] | None = None
         """Computed on the first call after a write: every search of every platform asks."""
+        self._masks: list[tuple[SearchFilters, BoolMask | None]] = []
+        """The latest filters' masks beyond platforms (`mask`), until the next write."""
+        self._rows_of: tuple[Sequence[str], RowIds] | None = None
+        """The rows of the last key list `passing` was asked about (a BM25's documents),
+        until the next write."""
 
     @property
     def vectors(self) -> Matrix:
@@ -192,7 +198,8 @@ class ProductTable:
     def upsert(self, products: Sequence[Product], vectors: Matrix) -> None:
         """Replace rows whose key exists, append the rest (last one wins within a batch)."""
         matrix = self.check(products, vectors)
-        self._specs, self._platform_names = None, None
+        self._specs, self._platform_names, self._rows_of = None, None, None
+        self._masks = []
         latest: dict[str, int] = {p.key: i for i, p in enumerate(products)}
         new_rows: list[int] = []
         for key, i in latest.items():
@@ -232,7 +239,8 @@ class ProductTable:
         if not doomed:
             return []
         removed = [self.keys[i] for i in doomed]
-        self._specs, self._platform_names = None, None
+        self._specs, self._platform_names, self._rows_of = None, None, None
+        self._masks = []
         keep = np.ones(len(self.keys), dtype=np.bool_)
         keep[doomed] = False
         self.keys = [k for k, kept in zip(self.keys, keep, strict=True) if kept]
@@ -266,9 +274,32 @@ class ProductTable:
         return out
 
     def mask(self, filters: SearchFilters | None) -> BoolMask | None:
-        """Rows passing `filters` (None: no restriction at all)."""
+        """Rows passing `filters` (None: no restriction at all). Read-only: the part that
+        does not name platforms is remembered until the next write, since a turn searches
+        each platform with the same budget, brands and specs, densely and lexically."""
         if filters is None:
             return None
+        rest = self._mask_beyond_platforms(filters)
+        if not filters.platforms:
+            return rest
+        mask = np.isin(self._platforms.rows, self._platform.lookup(filters.platforms))
+        if rest is not None:
+            mask &= rest
+        mask.flags.writeable = False
+        return mask
+
+    def _mask_beyond_platforms(self, filters: SearchFilters) -> BoolMask | None:
+        key = filters.model_copy(update={"platforms": []}) if filters.platforms else filters
+        for known, mask in self._masks:
+            if known == key:
+                return mask
+        mask = self._compute_mask(key)
+        if mask is not None:
+            mask.flags.writeable = False
+        self._masks = [(key, mask), *self._masks[: _REMEMBERED_MASKS - 1]]
+        return mask
+
+    def _compute_mask(self, filters: SearchFilters) -> BoolMask | None:
         mask: BoolMask | None = None
 
         def narrow(condition: BoolMask) -> None:
@@ -302,6 +333,23 @@ class ProductTable:
                 allowed |= unknown
             narrow(allowed)
         return mask
+
+    def passing(self, filters: SearchFilters | None, keys: Sequence[str]) -> BoolMask | None:
+        """For each of `keys`, in order, whether its row passes `filters` (a key with no row:
+        False); None: no restriction at all. The rows of one key list are looked up once per
+        write, so asking again for the same list costs what `mask` costs."""
+        mask = self.mask(filters)
+        if mask is None:
+            return None
+        if self._rows_of is None or self._rows_of[0] is not keys:
+            positions = self.positions
+            rows = np.fromiter((positions.get(k, -1) for k in keys), np.int64, len(keys))
+            self._rows_of = (keys, rows)
+        rows = self._rows_of[1]
+        out = np.zeros(len(keys), dtype=np.bool_)
+        present = rows >= 0
+        out[present] = mask[rows[present]]
+        return out
 
     def allowed_rows(self, filters: SearchFilters | None) -> RowIds | None:
         mask = self.mask(filters)

@@ -9,7 +9,28 @@ classifier learned from labelled examples (`data/acts_train.jsonl`), not by patt
 
 from __future__ import annotations
 
-from cartwise.understanding.acts.act import ACTS, Act
-from cartwise.understanding.acts.classifier import ActClassifier, ActPolicy, create_act_classifier
+from typing import TYPE_CHECKING
+
+from cartwise.faces import lazy_face
+
+if TYPE_CHECKING:
+    from cartwise.understanding.acts.act import ACTS, Act
+    from cartwise.understanding.acts.classifier import (
+        ActClassifier,
+        ActPolicy,
+        create_act_classifier,
+    )
 
 __all__ = ["ACTS", "Act", "ActClassifier", "ActPolicy", "create_act_classifier"]
+
+# The act names alone (a `Reading` holds them) need no classifier, weights or numpy.
+__getattr__ = lazy_face(
+    __name__,
+    {
+        "ACTS": "cartwise.understanding.acts.act",
+        "Act": "cartwise.understanding.acts.act",
+        "ActClassifier": "cartwise.understanding.acts.classifier",
+        "ActPolicy": "cartwise.understanding.acts.classifier",
+        "create_act_classifier": "cartwise.understanding.acts.classifier",
+    },
+)

@@ -11,7 +11,7 @@ from cartwise.understanding.acts import ActClassifier
 from cartwise.understanding.base import CuratorOutput, CuratorTurn, ReplyFacts
 from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules import curator, reply
-from cartwise.understanding.rules.lexicon import Lexicon, load_lexicon
+from cartwise.understanding.rules.lexicon import Lexicon, lexicon_with_brands, load_lexicon
 from cartwise.understanding.rules.negation import scope_terms
 from cartwise.understanding.rules.reader import RulesReader
 
@@ -35,11 +35,14 @@ class RulesEngine:
         catalog: Iterable[CatalogBrand] = (),
         acts: ActClassifier | None = None,
     ) -> None:
-        base = lexicon or default_lexicon()
         brands = list(catalog)
-        self._lexicon = base.with_brands(brands) if brands else base
+        # The catalogs' brands replace the demo catalog's (`with_brands` builds the packaged
+        # lexicon plus the brands given): building the default lexicon, and the packaged one
+        # under it, only to drop them cost two matcher builds of every process.
+        self._lexicon = lexicon_with_brands(brands) if brands else lexicon or default_lexicon()
         # Without the turn's embedder the classifier reads character n-grams alone.
-        self._reader = RulesReader(self._lexicon, acts or ActClassifier(None))
+        self._acts = acts or ActClassifier(None)
+        self._reader = RulesReader(self._lexicon, self._acts)
 
     @property
     def name(self) -> str:
@@ -50,6 +53,8 @@ class RulesEngine:
         return self._lexicon
 
     def read(self, message: str, conversation: Conversation) -> Reading:
+        # The message's sentence vector is embedded on the other core while the rules scan.
+        self._acts.read_ahead(message.strip())
         return self._reader.read(message, conversation)
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:

@@ -10,7 +10,7 @@ forms match on word boundaries only; Chinese forms match as substrings.
 
 from __future__ import annotations
 
-import logging
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +18,7 @@ from typing import Literal
 
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
+from cartwise.text import jieba_segmenter
 from cartwise.vocabulary import Brand, Entry, Kind, Matcher, build_matcher, merge_brands
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
@@ -75,14 +76,44 @@ class Match:
 
 
 @lru_cache(maxsize=8)
-def word_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """jieba's words of `text` as (start, end), segmented once per text: a message with many
-    one-character nouns is checked against one segmentation, not one per noun (a pasted
-    2,000-character message had 85 such checks, each segmenting the whole text)."""
-    import jieba  # loaded only when a one-character noun needs checking
+def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """The runs of `text` jieba segments each on its own (its `re_han_default` blocks:
+    Chinese characters, letters, digits and a few joiners), as their starts and spans."""
+    jieba = jieba_segmenter()  # loaded only when a one-character noun needs checking
+    spans = [hit.span() for hit in jieba.re_han_default.finditer(text)]
+    return [start for start, _ in spans], spans
 
-    jieba.setLogLevel(logging.WARNING)
-    return tuple((start, end) for _word, start, end in jieba.tokenize(text))
+
+@lru_cache(maxsize=512)
+def _block_words(block: str) -> tuple[tuple[int, int], ...]:
+    """jieba's words of one block as (start, end) within it."""
+    return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
+
+
+def word_at(text: str, position: int) -> tuple[int, int] | None:
+    """The span of jieba's word of `text` that holds `position`. jieba cuts a text block by
+    block and never across one, so only the block holding `position` is segmented (once:
+    a pasted message's one-character nouns share a few blocks), not the whole text — a
+    2,000-character message spent ~25 ms segmenting itself whole."""
+    starts, spans = _blocks(text)
+    at = bisect_right(starts, position) - 1
+    if at < 0 or not spans[at][0] <= position < spans[at][1]:
+        return None
+    offset, end = spans[at]
+    for first, last in _block_words(text[offset:end]):
+        if first <= position - offset < last:
+            return offset + first, offset + last
+    return None
+
+
+def _modifier_only(text: str, position: int) -> bool:
+    """A one-character noun that starts a longer word only modifies it: Chinese compounds
+    are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
+    word = word_at(text, position)
+    if word is None:
+        return False
+    first, last = word
+    return last - first > 1 and position != last - 1
 
 
 def within_words(folded: str, match: VocabularyMatch) -> bool:
@@ -93,21 +124,11 @@ def within_words(folded: str, match: VocabularyMatch) -> bool:
     boundaries."""
     if match.surface.isascii():
         return True
-    for first, last in word_spans(folded):
-        if first < match.end < last or (first < match.start < last < match.end):
-            return False
-        if first >= match.end:
-            break
-    return True
-
-
-def _modifier_only(text: str, position: int) -> bool:
-    """A one-character noun that starts a longer word only modifies it: Chinese compounds
-    are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
-    for first, last in word_spans(text):
-        if first <= position < last:
-            return last - first > 1 and position != last - 1
-    return False
+    after = word_at(folded, match.end) if match.end < len(folded) else None
+    if after is not None and after[0] < match.end:
+        return False
+    at_start = word_at(folded, match.start)
+    return not (at_start is not None and at_start[0] < match.start and at_start[1] < match.end)
 
 
 _PRODUCT_KINDS = frozenset({"product_type", "type_group", "product_noun"})
@@ -157,12 +178,18 @@ class Lexicon:
         return {slug for (kind, slug) in self._forms if kind == "preference"}
 
     def with_brands(self, brands: Iterable[CatalogBrand]) -> Lexicon:
-        """The packaged lexicon plus brands mined from catalogs (`cartwise.catalog.brands`), merged
-        with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
-        knows keeps its slug and gains new aliases; an English form new to the lexicon
-        matches only as the catalog spells it."""
-        mined = [Brand.mined(b.slug, b.domain, b.forms) for b in brands]
-        return Lexicon(build_matcher(LEXICON_KINDS, merge_brands(mined)))
+        """The packaged lexicon plus brands mined from catalogs (whatever brands this one
+        was built with): `lexicon_with_brands`."""
+        return lexicon_with_brands(brands)
+
+
+def lexicon_with_brands(brands: Iterable[CatalogBrand]) -> Lexicon:
+    """The packaged lexicon plus brands mined from catalogs (`cartwise.catalog.brands`), merged
+    with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
+    knows keeps its slug and gains new aliases; an English form new to the lexicon
+    matches only as the catalog spells it."""
+    mined = [Brand.mined(b.slug, b.domain, b.forms) for b in brands]
+    return Lexicon(build_matcher(LEXICON_KINDS, merge_brands(mined)))
 
 
 @lru_cache(maxsize=1)

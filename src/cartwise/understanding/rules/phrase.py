@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cartwise.understanding.rules.lexicon import Match, word_spans
+from cartwise.understanding.rules.lexicon import Match, word_at
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 from cartwise.vocabulary.phrase_words import phrase_word_matcher
 
@@ -41,7 +41,7 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
         for t in terms
         if t.first("platform") is None and text[t.start : t.end].isascii()
     ]
-    segmented: set[tuple[int, int]] = set()
+    singles: list[int] = []
 
     def standalone(folded: str, match: VocabularyMatch) -> bool:
         if any(match.start < end and start < match.end for start, end in protected):
@@ -52,19 +52,21 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
             return before != "-" and after != "-"
         if len(match.surface) > 1:
             return True
-        if not segmented:
-            segmented.update(word_spans(folded))
-        return (match.start, match.end) in segmented
+        singles.append(match.start)
+        return word_at(folded, match.start) == (match.start, match.end)
 
     for found in phrase_word_matcher().find(masked, accept=standalone):
         for index in range(found.start, found.end):
             word[index] = False
     # A single character left of a word whose rest is gone is a word of its own (个 of 买个
     # once 想买 is read: "想买个通勤用的双肩包").
-    for first, last in segmented:
-        rest = [i for i in range(first, last) if word[i]]
-        if len(rest) == 1 and last - first > 1 and _is_phrase_character(masked[rest[0]]):
-            word[rest[0]] = False
+    for position in singles:
+        found_word = word_at(masked, position)
+        if found_word is None or not word[position]:
+            continue
+        first, last = found_word
+        if last - first > 1 and all(not word[i] for i in range(first, last) if i != position):
+            word[position] = False
     pieces: list[str] = []
     current: list[str] = []
     for index, char in enumerate(masked):
@@ -76,13 +78,6 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
     if current:
         pieces.append("".join(current))
     return " ".join(piece.lower() for piece in pieces)
-
-
-def _is_phrase_character(char: str) -> bool:
-    return any(
-        len(m.surface) == 1 and not m.surface.isascii()
-        for m in phrase_word_matcher().candidates(char)
-    )
 
 
 def _in_word(text: str, index: int) -> bool:
