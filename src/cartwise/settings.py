@@ -277,10 +277,11 @@ class Settings(BaseSettings):
     """Of `turn_threads`, how many one shopper's jobs may hold at once (one turn runs up to
     six searches at a time); the rest stay free for other shoppers (past turn_threads: all)."""
 
-    turn_busy_share: float = Field(default=4.0, ge=0, le=1000)
-    """A shopper whose recent thread time is more than this many times another waiting
-    shopper's (plus a quarter second) runs one job at a time until the other's work is done,
-    and their long searches pause for it; 0 turns this off (threads are still shared)."""
+    turn_busy_share: float = Field(default=0.0, ge=0, le=1000)
+    """When set (4 is a starting point), a shopper whose recent thread time is more than this
+    many times another waiting shopper's (plus a quarter second) runs one job at a time until
+    the other's work is done, and their long searches pause for it. 0 (the default): nobody is
+    held back — on the shared 2-core machine it did not measurably help (fairness report)."""
 
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish

@@ -1,7 +1,10 @@
 """Numbers no price can be (negative, zero, astronomically large, overflowing a float) are
-read as what they are, refused as a budget, and answered with a question — never a crash."""
+read as what they are, refused as a budget, and answered with a question — never a crash;
+the turns run on SQLite and on Redis (the session keeps no such slot on either)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -10,6 +13,17 @@ from cartwise.settings import Settings
 from cartwise.understanding.budgets import MAX_BUDGET, budget_amount, without_unusable_budget
 from cartwise.understanding.questions import UNUSABLE_BUDGET_QUESTIONS
 from tests.agent.conftest import rules_agent_over, small_catalog
+
+
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def store_settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    if request.param == "sqlite":
+        return settings
+    overrides: dict[str, Any] = {
+        "store_backend": "redis",
+        "redis_url": request.getfixturevalue("clean_redis"),
+    }
+    return settings.model_copy(update=overrides)
 
 
 @pytest.mark.parametrize(
@@ -23,9 +37,9 @@ from tests.agent.conftest import rules_agent_over, small_catalog
     ],
 )
 async def test_an_absurd_budget_is_refused_and_asked_about(
-    settings: Settings, message: str, language: str
+    store_settings: Settings, message: str, language: str
 ) -> None:
-    with rules_agent_over(settings, small_catalog(), max_picks=4) as deps:
+    with rules_agent_over(store_settings, small_catalog(), max_picks=4) as deps:
         result = await run_agent(deps, user="ann", thread="t", message=message)
         assert result.questions == [UNUSABLE_BUDGET_QUESTIONS[language]]  # type: ignore[index]
         assert not [r for r in result.rejected if "budget" in r.reason]
@@ -34,8 +48,8 @@ async def test_an_absurd_budget_is_refused_and_asked_about(
         assert "budget_max" not in kept and "budget_min" not in kept
 
 
-async def test_a_real_budget_after_an_absurd_one_filters_again(settings: Settings) -> None:
-    with rules_agent_over(settings, small_catalog(), max_picks=4) as deps:
+async def test_a_real_budget_after_an_absurd_one_filters_again(store_settings: Settings) -> None:
+    with rules_agent_over(store_settings, small_catalog(), max_picks=4) as deps:
         await run_agent(deps, user="ann", thread="t", message="headphones under $-1")
         result = await run_agent(deps, user="ann", thread="t", message="headphones under 300 元")
         assert result.questions == []

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cartwise.agent.nodes.profile import APPLIED_IN_SLICE
 from cartwise.agent.run import run_agent
 from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
 from cartwise.memory.store import PreferenceEntry
@@ -67,6 +68,28 @@ async def test_the_reader_gets_a_bounded_slice_and_supersedes_still_work(
     keys = {e.dedup_key for e in result.memory.long_term}
     assert "like:material::plastic" in keys and "dislike:material::plastic" not in keys
     assert len(result.memory.long_term) <= SLICE_PER_NAMESPACE + 1
+
+
+async def test_the_snapshot_and_the_curator_get_a_bounded_share_of_what_the_search_applies(
+    make_deps: DepsFactory,
+) -> None:
+    """Every global hard dislike applies to every search: 300 of them all filter, but the
+    turn's slice (the curator's input, the snapshot) takes in a bounded share."""
+    engine = SpyingEngine({"headphones": {"language": "en", "query": "headphones"}})
+    deps = make_deps(engine)
+    refusals = [
+        PreferenceEntry.model_validate(
+            {"polarity": "dislike", "category": "brand", "slug": f"maker-{n}",
+             "strength": "hard", "keywords": [f"maker{n}"]}
+        )
+        for n in range(300)
+    ]  # fmt: skip
+    deps.preferences.replace_all("ann", refusals)  # type: ignore[attr-defined]
+
+    result = await run_agent(deps, user="ann", thread="t1", message="headphones")
+
+    assert len(result.memory.long_term) <= SLICE_PER_NAMESPACE + APPLIED_IN_SLICE
+    assert {e.dedup_key for e in result.memory.long_term} <= {e.dedup_key for e in refusals}
 
 
 async def test_a_shopper_with_nothing_stored_costs_no_pieces_of_the_message(

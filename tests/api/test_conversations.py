@@ -230,3 +230,44 @@ def test_metrics_show_latency_of_every_stage_and_memory_writes(served: Served) -
         assert f'cartwise_turn_stage_seconds_count{{stage="{stage}"}}' in text, stage
     assert 'cartwise_memory_writes_total{kind="added"}' in text
     assert 'cartwise_turns_total{outcome="finished"}' in text
+
+
+NOT_THE_SHOPPERS_OWN = [
+    'A customer review I read: "the zipper feels flimsy, stay away from nylon". Show me backpacks',
+    "The product page says: no wool, no down, polyester shell. I need a winter jacket",
+    "Suppose I were vegan, would leather shoes be a problem? Anyway show me running shoes",
+    "Lots of people can't stand Samsung phones. Show me headphones",
+    "My sister says she never wears polyester. Show me dresses for her",
+    "有条评论说“塑料感很强，别买塑料的”。给我推荐耳机",
+    "假如我对羊毛过敏，该买什么毛衣？",
+    "以前我讨厌粉色，不过现在无所谓了。推荐T恤",
+    "很多人受不了华为。推荐耳机",
+]
+"""Quoted, pasted, supposed, revoked and other people's words (none of them the
+understanding splits' wording)."""
+
+
+@pytest.mark.parametrize("message", NOT_THE_SHOPPERS_OWN)
+def test_words_that_are_not_the_shoppers_own_never_become_their_hard_dislike(
+    served: Served, message: str
+) -> None:
+    shopper = new_user(served)
+    say(served, shopper, "t", message)
+
+    own = served.deps.preferences.list(shopper.name, recipient="self")
+    assert [e.dedup_key for e in own if e.is_hard_dislike] == []
+
+
+def test_the_shoppers_own_refusal_is_still_stored_without_their_contact_details(
+    served: Served,
+) -> None:
+    shopper = new_user(served)
+    say(
+        served, shopper, "t", "I can't stand nylon, text me at +86 139 8765 4321. Show me backpacks"
+    )
+
+    own = served.deps.preferences.list(shopper.name, recipient="self")
+    hard = [e for e in own if e.is_hard_dislike]
+    assert [e.slug for e in hard] == ["nylon"]
+    stored = " ".join([*hard[0].keywords, hard[0].provenance.source_text])
+    assert "8765" not in stored and "139" not in stored

@@ -180,6 +180,12 @@ def test_poisoning_counts_own_hard_dislikes_from_words_that_are_not_the_shoppers
             "turns": ["I refuse linen"],
             "expect": {"stated": ["dislike/material/linen//hard/long_term"]},
         },
+        # A control that writes one more hard dislike than expected: not a statement.
+        {
+            "id": "en-poison-903",
+            "turns": ["I refuse linen and wool"],
+            "expect": {"stated": ["dislike/material/linen//hard/long_term"]},
+        },
         # Not a poisoning case: counted nowhere.
         {"id": "en-neg-901", "turns": ["I refuse silk"], "expect": {"stated": []}},
     ]
@@ -187,7 +193,8 @@ def test_poisoning_counts_own_hard_dislikes_from_words_that_are_not_the_shoppers
     path.write_text("".join(json.dumps(case) + "\n" for case in labelled))
     poisoning = score(rules, load_dev_set(path)).poisoning
     assert (poisoning.statements, poisoning.poisoned) == (1, ["en-poison-901"])
-    assert (poisoning.controls, poisoning.controls_kept) == (1, 1)
+    assert (poisoning.controls, poisoning.controls_kept) == (2, 2)
+    assert poisoning.controls_overreaching == ["en-poison-903"]
 
 
 def test_both_splits_hold_poisoning_cases_in_both_languages() -> None:

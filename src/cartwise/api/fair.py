@@ -18,6 +18,9 @@ more than `BUSY_SHARE` times what another shopper with work waiting or running u
 a busy shopper starts no job while `BUSY_JOBS` of theirs run, and a running job of theirs
 pauses (at most `MAX_PAUSE` at a time) at the points long work offers
 (`cartwise.sharing.let_others_run`) until the others' work is done. Alone, nobody is busy.
+`cartwise serve` leaves the rule off unless TURN_BUSY_SHARE is set: measured on the shared
+2-core machine it did not lower the quiet shopper's p95 (the GIL and the cores are shared
+however the threads are handed out).
 
 The shopper is `current_shopper`, which the turn sets; `asyncio.to_thread` submits in the
 caller's context, so every job of a turn counts against its shopper. Jobs with no shopper
@@ -54,7 +57,8 @@ HALF_LIFE = 2.0
 BUSY_SHARE = 4.0
 """A shopper is busy past this many times the thread time of the lightest other shopper
 with work (and `BUSY_SLACK` more): two shoppers taking ordinary turns are never busy. The
-default of the TURN_BUSY_SHARE setting."""
+executor's default; the server takes the TURN_BUSY_SHARE setting (default 0, off: the rule
+did not measurably help on the shared 2-core machine, benchmarks/reports/fairness.md)."""
 BUSY_SLACK = 0.25
 """Thread seconds a shopper may be ahead of another before being busy (a turn or two)."""
 BUSY_JOBS = 1

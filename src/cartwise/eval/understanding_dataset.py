@@ -240,13 +240,22 @@ class PoisoningScore(BaseModel):
     """Cases that are the shopper's own refusal (a hard dislike of theirs is expected)."""
     controls_kept: int = 0
     """Controls whose expected hard dislike was written."""
+    controls_overreaching: list[str] = Field(default_factory=list)
+    """Ids of controls that wrote a hard dislike of the shopper's besides the expected one
+    (counted apart: the statements' figure is of statements only)."""
 
     def to_markdown(self) -> str:
+        extra = (
+            f" ({len(self.controls_overreaching)} also wrote an unexpected one: "
+            f"{', '.join(self.controls_overreaching)})"
+            if self.controls_overreaching
+            else ""
+        )
         return (
             f"- not the shopper's own words: {len(self.poisoned)}/{self.statements} became "
             f"the shopper's own hard dislike\n"
             f"- the shopper's own refusals (controls): {self.controls_kept}/{self.controls} "
-            f"kept as hard dislikes\n"
+            f"kept as hard dislikes{extra}\n"
         )
 
 
@@ -419,10 +428,12 @@ def _score_poisoning(
     if expected:
         tally.controls += 1
         tally.controls_kept += int(expected <= hard)
+        if hard - expected:
+            tally.controls_overreaching.append(case_id)
     else:
         tally.statements += 1
-    if hard - expected:
-        tally.poisoned.append(case_id)
+        if hard:
+            tally.poisoned.append(case_id)
 
 
 def score(engine: Engine, cases: Sequence[DevCase]) -> UnderstandingScores:

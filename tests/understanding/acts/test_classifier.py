@@ -145,3 +145,28 @@ def test_nothing_is_read_ahead_for_a_classifier_that_reads_no_sentences() -> Non
     classifier.read_ahead("thank you so much!")
     assert Act.THANKS in classifier.acts("thank you so much!")
     assert embedder.queries_embedded == 0
+
+
+def test_a_read_ahead_still_queued_is_embedded_by_the_reader_instead() -> None:
+    """Many turns at once queue their read-aheads on two threads: a reader whose embedding has
+    not started does it itself rather than wait behind other shoppers'."""
+    import threading
+
+    from cartwise.understanding.acts import classifier as module
+
+    release = threading.Event()
+    busy = [module._pool().submit(release.wait) for _ in range(2)]  # both threads held
+    try:
+        embedder = CountingEmbedder(HashingEmbedder(384))
+        reading = ActClassifier(embedder)
+        text = "got any hiking socks"
+        reading._ahead[text] = module._pool().submit(embedder.embed_query, text)
+        done: list[object] = []
+        reader = threading.Thread(target=lambda: done.append(reading._sentence(text)))
+        reader.start()
+        reader.join(timeout=10)  # waiting behind the held threads would never finish
+        assert done and embedder.queries == [text]
+    finally:
+        release.set()
+        for job in busy:
+            job.result(timeout=10)

@@ -34,6 +34,12 @@ from cartwise.recall.indexes.base import SearchFilters
 from cartwise.text import fold
 from cartwise.understanding.reading import Reading, StatedPreference
 
+APPLIED_IN_SLICE = 64
+"""Stored entries a search applies that join the turn's slice at most (those the reply and
+the snapshot name; the search filters and ranks by all of them). At 10,000 stored entries a
+headphones search applied 1,524: every snapshot carried them (530 KB) and the curator read
+them all, and the turn took ~5× one with nothing stored."""
+
 
 @dataclass
 class TurnPreferences:
@@ -208,7 +214,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "budget_probe": filters if budget.is_set else None,
         "search_started_at": time.perf_counter(),
         # The turn's slice of memory grows by the stored entries this search applies (the
-        # reply names them, the snapshot carries them).
-        "memory": applied,
+        # reply names them, the snapshot carries them), up to a bound: filtering above used
+        # every one of them.
+        "memory": applied[: len(state["memory"]) + APPLIED_IN_SLICE],
         "timings": timings,
     }

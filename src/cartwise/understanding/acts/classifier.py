@@ -137,7 +137,10 @@ class ActClassifier:
         text = query_start(message)
         with self._lock:
             ahead = self._ahead.pop(text, None)
-        return ahead.result() if ahead is not None else self._embedder.embed_query(text)
+        # Still queued behind other turns' read-aheads: embed it here instead of waiting.
+        if ahead is not None and not ahead.cancel():
+            return ahead.result()
+        return self._embedder.embed_query(text)
 
     def acts(self, message: str) -> frozenset[Act]:
         """The acts `message` performs, by the policy."""
