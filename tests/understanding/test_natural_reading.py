@@ -274,3 +274,20 @@ def test_a_refusal_of_a_kind_of_goods_that_asks_for_nothing_is_a_preference(
 ) -> None:
     assert read(rules, "我不太喜欢塑料做的家具，看着廉价").intent == "preference"
     assert read(rules, "不要塑料的家具，要实木的").intent == "search"
+
+
+@pytest.mark.parametrize(
+    ("message", "target", "currency"),
+    [
+        ("跌到两百块就告诉我", 200.0, "CNY"),
+        ("第一个降到899提醒我一下", 899.0, "CNY"),
+        ("if it drops to 45 let me know", 45.0, "USD"),
+    ],
+)
+def test_a_watch_takes_the_amount_the_price_should_drop_to_without_budget_words(
+    rules: RulesEngine, message: str, target: float, currency: str
+) -> None:
+    followup = read(rules, message).followup
+    assert followup is not None and followup.price_ask is not None
+    assert followup.price_ask.kind == "watch_price"
+    assert (followup.price_ask.target, followup.price_ask.currency) == (target, currency)

@@ -20,6 +20,8 @@ from typing import Literal
 from cartwise.memory.session_state import SortOrder
 from cartwise.text import has_han
 from cartwise.understanding.reading import Followup, FollowupKind, PriceAsk, SizeStep
+from cartwise.understanding.rules.numbers import NUMBER_PATTERN, parse_amount
+from cartwise.vocabulary.currencies import currency_alternation
 from cartwise.vocabulary.price_cues import price_cues
 
 Span = tuple[int, int]
@@ -332,6 +334,13 @@ def _price_ask(text: str, spans: list[Span]) -> PriceAsk | None:
         ask = PriceAsk(kind="watch_stock")
     elif found["drop"] and (found["notify"] or _WATCH_VERB.search(text)):
         ask = PriceAsk(kind="watch_price")
+        # "降到300提醒我": the amount right after the drop is the target, budget words or not.
+        for hit in found["drop"]:
+            amount = _AMOUNT_AFTER.match(text, hit.end())
+            if amount is not None:
+                ask.target = parse_amount(amount.group("amount"))
+                spans.append(amount.span())
+                break
     elif found["lowest"]:
         ask = PriceAsk(kind="lowest")
     elif found["deal"]:
@@ -341,6 +350,10 @@ def _price_ask(text: str, spans: list[Span]) -> PriceAsk | None:
         spans += [hit.span() for group in groups for hit in found[group]]
     return ask
 
+
+_AMOUNT_AFTER = re.compile(
+    rf"\s*(?:{currency_alternation('before')})?\s*(?P<amount>{NUMBER_PATTERN})", re.IGNORECASE
+)
 
 # "降到300就买" is a watch said without "remind me"; "under 300" alone is a budget.
 _WATCH_VERB = re.compile(r"降到.{0,8}(?:就买|再买|告诉|通知)")

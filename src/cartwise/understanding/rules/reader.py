@@ -201,6 +201,8 @@ class RulesReader:
             # "降到300以下提醒我": the amount is the watch's target, not a budget to search with.
             ask.target = float(slots.pop("budget_max"))
             ask.currency = slots.pop("budget_currency", DEFAULT_CURRENCY[language])
+        elif ask is not None and ask.target is not None and not ask.currency:
+            ask.currency = DEFAULT_CURRENCY[language]
         # "别太贵 / not too expensive" is a price wish without a number, not product words.
         removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
         size, size_spans = parse_size(without_specs, matches, domain=domain)
