@@ -269,13 +269,6 @@ def test_a_compound_chinese_colour_is_read_whole(rules: RulesEngine) -> None:
     assert [label.values for label in labels] == [["pink"]]
 
 
-def test_a_refusal_of_a_kind_of_goods_that_asks_for_nothing_is_a_preference(
-    rules: RulesEngine,
-) -> None:
-    assert read(rules, "我不太喜欢塑料做的家具，看着廉价").intent == "preference"
-    assert read(rules, "不要塑料的家具，要实木的").intent == "search"
-
-
 @pytest.mark.parametrize(
     ("message", "target", "currency"),
     [

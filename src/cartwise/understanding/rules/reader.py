@@ -636,15 +636,8 @@ def _intent(
         return "compare"
     if cues.CHITCHAT.match(lowered) or small_talk_kind(text):
         return "chitchat"
-    # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search; so does a
-    # refusal of a whole kind of goods that asks for nothing and wants nothing instead
-    # ("我不喜欢木头做的家具"; "不要塑料的耳机，要金属的" wants metal ones).
-    wants = says(lowered, "ask") or any(p.polarity is Polarity.LIKE for p in stated)
-    standing_rule = (
-        not noun_domain
-        or says(lowered, "standing")
-        or not (wants or types_named_in(lowered, accept=within_words))
-    )
+    # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
+    standing_rule = not noun_domain or says(lowered, "standing")
     if (stated or retracted) and not slots and not brands and standing_rule:
         return "preference"
     return "search"
