@@ -68,7 +68,9 @@ def served(
         cartwise_home=tmp_path_factory.mktemp(f"conversations-{backend}"),
         embedder="e5:small",
         rate_limit_per_minute=1000,
-        register_per_hour=1000,  # every shopper of this module registers from one address
+        # every shopper of this module registers and signs in from one address
+        register_per_hour=1000,
+        auth_attempts_per_minute=1000,
         **CHEAP_HASHING,
         **overrides,
     )
