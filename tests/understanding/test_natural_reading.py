@@ -10,6 +10,7 @@ import pytest
 
 from cartwise.memory.session_state import ActiveSearch, SessionPrefState
 from cartwise.memory.store import Polarity, Strength
+from cartwise.understanding.catalog_scope import names_gap
 from cartwise.understanding.reading import Conversation, Reading
 from cartwise.understanding.rules.engine import RulesEngine
 
@@ -218,3 +219,58 @@ def test_a_one_character_kin_word_after_give_names_the_recipient(
 @pytest.mark.parametrize("message", ["想养一只柯基", "两只小猫多少钱"])
 def test_a_pet_that_is_bought_is_nobody_to_buy_for(rules: RulesEngine, message: str) -> None:
     assert read(rules, message).recipient in ("", "self")
+
+
+@pytest.mark.parametrize(
+    ("message", "expected", "not_expected"),
+    [
+        ("想买撕拉面膜，油皮用的", "face_mask", "instant_noodles"),
+        ("想买个新的手机壳", "phone_case", "smartphone"),
+        ("床品四件套有推荐吗", "bedding_set", "bed_frame"),
+        ("她特别爱喝咖啡", "instant_coffee", ""),
+    ],
+)
+def test_a_product_name_counts_only_where_it_heads_the_chinese_words_it_stands_in(
+    rules: RulesEngine, message: str, expected: str, not_expected: str
+) -> None:
+    types = read(rules, message).types
+    assert expected in types
+    assert not_expected not in types
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "找一台商用的高压洗车机，养殖场冲地用",
+        "想给我妈买个肩颈按摩枕",
+        "要一个印着小猫图案的帆布包",
+    ],
+)
+def test_a_word_for_what_shops_do_not_sell_that_modifies_goods_is_no_gap(
+    rules: RulesEngine, message: str
+) -> None:
+    assert not names_gap(read(rules, message).query)
+
+
+@pytest.mark.parametrize("message", ["帮我约个上门洗车", "我想养只猫", "订两张去成都的机票"])
+def test_the_same_words_heading_what_is_asked_for_are_still_a_gap(
+    rules: RulesEngine, message: str
+) -> None:
+    assert names_gap(message)
+
+
+def test_a_brand_inside_another_chinese_word_is_no_brand(rules: RulesEngine) -> None:
+    assert read(rules, "想要一个包装精美的礼盒").brands == []
+    assert read(rules, "想买美的电饭煲").brands == ["midea"]
+
+
+def test_a_compound_chinese_colour_is_read_whole(rules: RulesEngine) -> None:
+    labels = read(rules, "想要一件粉红色的卫衣").specs.labels
+    assert [label.values for label in labels] == [["pink"]]
+
+
+def test_a_refusal_of_a_kind_of_goods_that_asks_for_nothing_is_a_preference(
+    rules: RulesEngine,
+) -> None:
+    assert read(rules, "我不太喜欢塑料做的家具，看着廉价").intent == "preference"
+    assert read(rules, "不要塑料的家具，要实木的").intent == "search"

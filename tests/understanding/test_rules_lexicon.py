@@ -114,7 +114,7 @@ def test_a_word_read_from_its_block_is_the_word_of_the_whole_text(text: str) -> 
     be the word jieba finds in the whole text, at every Chinese character."""
     import jieba
 
-    from cartwise.understanding.rules.lexicon import _word_at
+    from cartwise.understanding.rules.lexicon import word_at
 
     whole = {
         position: (start, end)
@@ -123,7 +123,7 @@ def test_a_word_read_from_its_block_is_the_word_of_the_whole_text(text: str) -> 
     }
     for position, character in enumerate(text):
         if "\u4e00" <= character <= "\u9fd5":
-            assert _word_at(text, position) == whole[position], (text, position)
+            assert word_at(text, position) == whole[position], (text, position)
 
 
 def test_an_engine_for_a_catalog_builds_one_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:

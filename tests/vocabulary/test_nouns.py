@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cartwise.catalog.taxonomy import product_types
-from cartwise.vocabulary.nouns import singular
+from cartwise.vocabulary.nouns import plurals, singular
 
 PLURAL_ONLY = {
     "jeans", "pants", "shorts", "leggings", "tights", "briefs", "panties", "clothes",
@@ -124,3 +124,26 @@ def test_agrees_with_inflect_on_the_plural_nouns_of_webshop_instructions(
     assert disagreements(pairs) == {}
     agreed = sum(singular(plural) == expected for plural, expected in pairs)
     assert agreed / len(pairs) > 0.95
+
+
+@pytest.mark.parametrize(
+    ("noun", "expected"),
+    [
+        ("scarf", "scarves"),
+        ("shelf", "shelves"),
+        ("battery", "batteries"),
+        ("toy", "toys"),
+        ("dress", "dresses"),
+        ("running shoe", "running shoes"),
+    ],
+)
+def test_a_noun_is_matched_in_its_plural_spelled_as_english_spells_it(
+    noun: str, expected: str
+) -> None:
+    assert expected in plurals(noun)
+    assert all(singular(p) == noun for p in plurals(noun) if p == expected)
+
+
+def test_a_noun_that_never_changes_has_no_plural_spelling() -> None:
+    assert plurals("jeans") == []
+    assert "batterys" not in plurals("battery")

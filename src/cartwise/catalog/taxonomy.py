@@ -15,7 +15,7 @@ from functools import cache
 from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
 from cartwise.vocabulary import matcher
-from cartwise.vocabulary.matcher import fold_form
+from cartwise.vocabulary.matcher import Accept, fold_form
 from cartwise.vocabulary.taxonomy import taxonomy
 
 
@@ -121,13 +121,16 @@ def _owners() -> dict[str, tuple[ProductType, ...]]:
     return owner
 
 
-def types_named_in(text: str) -> list[ProductType]:
+def types_named_in(text: str, *, accept: Accept | None = None) -> list[ProductType]:
     """The product types whose names or synonyms occur in `text`, in order of appearance
     (longest name first, so "running shoes" is one type, not "shoes"); an umbrella word
     ("零食", "toys") stands for all its member types. English names match whole words and a
-    plain plural ("bookshelves" does not, "sofas" does): the vocabulary's matcher."""
+    plain plural ("bookshelves" does not, "sofas" does): the vocabulary's matcher. `accept`
+    may refuse a name where it stands (the reader refuses one that cuts across Chinese
+    words: 拉面 in 撕拉面膜)."""
     owner = _owners()
-    named = [owner.get(m.surface, ()) for m in matcher("product_type", "type_group").find(text)]
+    found_names = matcher("product_type", "type_group").find(text, accept=accept)
+    named = [owner.get(m.surface, ()) for m in found_names]
     # An umbrella word beside one of its own members names that member ("he drinks tea":
     # tea, not every drink).
     singles = {kinds[0] for kinds in named if len(kinds) == 1}

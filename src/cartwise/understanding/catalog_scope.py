@@ -33,7 +33,7 @@ from cartwise.text import has_han
 from cartwise.understanding.base import GapKind
 from cartwise.understanding.reading import Language
 from cartwise.vocabulary import Match, matcher
-from cartwise.vocabulary.gaps import gap_words
+from cartwise.vocabulary.gaps import gap_words, goods_heads
 from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.nouns import singular
 from cartwise.vocabulary.people import pets
@@ -149,20 +149,30 @@ def _pet_slugs() -> frozenset[str]:
 
 
 def _gap_hits(text: str) -> list[Match]:
-    """The gap words `text` holds, any occurrence (so a word of another group around one
-    hides nothing: 飞机 in 飞机票) — but none inside a longer name of goods: "car wash kit",
-    洗车套装 and 按摩椅 are products, "car wash" and 按摩 alone are services."""
+    """The gap words `text` holds, any occurrence that heads its words (so a word of another
+    group around one hides nothing: 飞机票 is a ticket) — but none inside a longer name of
+    goods: "car wash kit", 洗车套装 and 按摩椅 are products, "car wash" and 按摩 alone are
+    services."""
     type_spans = [
         (m.start, m.end) for m in matcher("product_type", "product_noun").candidates(text)
     ]
     return [
         m
         for m in matcher("gap").candidates(text)
-        if not any(
+        if _heads_its_words(text, m)
+        and not any(
             start <= m.start and m.end <= end and end - start > m.end - m.start
             for start, end in type_spans
         )
     ]
+
+
+def _heads_its_words(text: str, match: Match) -> bool:
+    """A Chinese gap word followed by a head of goods only modifies it (洗车机 is a machine,
+    按摩枕 a pillow, 兔子图案 a pattern): Chinese compounds are head-final."""
+    if match.surface.isascii():
+        return True
+    return not text.startswith(goods_heads(), match.end)
 
 
 def _asks_for_the_animal(hits: Sequence[Match]) -> bool:

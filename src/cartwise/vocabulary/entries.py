@@ -21,6 +21,7 @@ Kind = Literal[
     "pet",
     "safety",
     "gap",
+    "phrase_word",
 ]
 """What sort of thing a word names:
 
@@ -35,7 +36,9 @@ Kind = Literal[
 - `recipient` / `pet`: whom a purchase is for;
 - `safety`: a word that makes a refusal a safety matter (category allergy or health);
 - `gap`: something shops do not sell as goods (category not_goods or never_carried, `detail`
-  the kind: service, ticket, vehicle…).
+  the kind: service, ticket, vehicle…);
+- `phrase_word`: a word around what a message asks for, no word of a listing (`slug` its
+  group: ask, filler, person…; see `phrase_words`).
 """
 
 

@@ -24,3 +24,9 @@ def gap_words() -> dict[str, dict[str, tuple[str, ...]]]:
         }
     except (KeyError, AttributeError) as exc:
         raise ConfigurationError(f"vocabulary/data/gaps.yml is malformed: {exc}") from exc
+
+
+@cache
+def goods_heads() -> tuple[str, ...]:
+    """Chinese words that make a gap word before them the modifier of goods (洗车机)."""
+    return words(data_file("gaps").get("goods_heads", []), "gaps goods_heads")

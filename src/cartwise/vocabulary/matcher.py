@@ -24,6 +24,7 @@ import ahocorasick_rs
 
 from cartwise.text import narrow
 from cartwise.vocabulary.entries import Entry, Kind
+from cartwise.vocabulary.nouns import plurals
 
 Boundary = Literal["alnum", "alpha"]
 """What a Latin form must not touch: letters and digits (words), or letters only (currency
@@ -102,14 +103,6 @@ def _folded(text: str) -> tuple[str, list[int] | None]:
 
 def _is_word_char(char: str, boundary: Boundary) -> bool:
     return char.isascii() and (char.isalnum() if boundary == "alnum" else char.isalpha())
-
-
-def plurals(noun: str) -> list[str]:
-    """The plural spellings a Latin noun is matched in: "es" only after a sibilant or an o
-    ("boxes", "tomatoes"; "hates" is no "hat")."""
-    if noun.endswith(("s", "x", "z", "ch", "sh", "o")):
-        return [noun + "es", noun + "s"]
-    return [noun + "s"]
 
 
 def _variants(form: str) -> list[str]:

@@ -1,5 +1,6 @@
 """`singular`: the one way an English noun becomes singular ("shoes" → shoe, "movies" →
-movie, "knives" → knife, "jeans" → jeans).
+movie, "knives" → knife, "jeans" → jeans), and `plurals`, the spellings a noun is matched in
+("scarf" → scarves, scarfs; "battery" → batteries).
 
 Suffix rules with the exceptions as data (`data/nouns.yml`), a dictionary lookup and a few
 string tests per word: microseconds, where a general inflection library costs seconds to
@@ -62,6 +63,33 @@ def singular(text: str) -> str:
     # A hyphenated head inflects its last part ("slip-ons" → slip-on, "neck-ties" → neck-tie).
     last = word.rsplit("-", 1)[-1]
     return text[: head.end() - len(last)] + _singular_word(last)
+
+
+@cache
+def _irregular_plurals() -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for plural, single in _exceptions().irregular.items():
+        found.setdefault(single, []).append(plural)
+    return {single: tuple(forms) for single, forms in found.items()}
+
+
+def plurals(noun: str) -> list[str]:
+    """The plural spellings a lowercase noun, or a phrase's last word, is matched in: its
+    irregular plural, "ies" after a consonant's y, "es" only after a sibilant or an o
+    ("boxes", "tomatoes"; "hates" is no "hat"), else "s". A word that never changes has
+    none."""
+    head = _HEAD.search(noun)
+    if head is None:
+        return [noun + "s"]
+    word, stem = head.group(), noun[: head.start()]
+    if word in _exceptions().unchanged:
+        return []
+    forms = [stem + plural for plural in _irregular_plurals().get(word, ())]
+    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
+        return [*forms, noun[:-1] + "ies"]
+    if word.endswith(("s", "x", "z", "ch", "sh", "o")):
+        forms.append(noun + "es")
+    return [*forms, noun + "s"]
 
 
 def _short_singular(word: str) -> str:

@@ -17,6 +17,7 @@ from cartwise.vocabulary.entries import Entry, Kind
 from cartwise.vocabulary.gaps import gap_words
 from cartwise.vocabulary.matcher import Matcher, fold_form
 from cartwise.vocabulary.people import pets, recipient_words
+from cartwise.vocabulary.phrase_words import phrase_word_forms
 from cartwise.vocabulary.platforms import platforms
 from cartwise.vocabulary.safety import safety_words
 from cartwise.vocabulary.sizes import size_words
@@ -80,6 +81,9 @@ def _pairs(kind: Kind, brands: Sequence[Brand]) -> Iterable[tuple[str, Entry]]:
         for group_name, gaps in gap_words().items():
             for gap, forms in gaps.items():
                 yield from ((f, Entry(kind, gap, group_name)) for f in forms)
+    elif kind == "phrase_word":
+        for phrase_group, words in phrase_word_forms().items():
+            yield from ((f, Entry(kind, phrase_group)) for f in words)
 
 
 def surface_forms(

@@ -29,7 +29,6 @@ import re
 from dataclasses import replace
 
 from cartwise.memory.store import Category
-from cartwise.understanding.rules import cues
 from cartwise.understanding.rules.negation import (
     ScopedTerm,
     Scoping,
@@ -37,6 +36,7 @@ from cartwise.understanding.rules.negation import (
     is_retraction,
     stance_of,
 )
+from cartwise.vocabulary.phrase_words import says
 
 DOUBLE_NEGATION = re.compile(
     r"不是不|并不讨厌|不讨厌|不是讨厌|也不是讨厌|没说不要|没有不喜欢|并非不|"
@@ -141,11 +141,11 @@ def apply_clause_logic(text: str, scoping: Scoping, *, subject_clauses: set[int]
             if term.scope is not None or (term.stance != "dislike" and term.stance != "like"):
                 continue
             if term.trigger == "exclusion" or (
-                free_choice and term.trigger == "refusal" and not cues.LONG_TERM.search(clause)
+                free_choice and term.trigger == "refusal" and not says(clause, "standing")
             ):
                 term.scope = "request"
             elif term.trigger == "prefer_hard":
-                habitual = HABITUAL_ONLY.search(clause) or cues.LONG_TERM.search(clause)
+                habitual = HABITUAL_ONLY.search(clause) or says(clause, "standing")
                 term.scope = "long_term" if habitual else "session"
 
 

@@ -90,7 +90,7 @@ def _block_words(block: str) -> tuple[tuple[int, int], ...]:
     return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
 
 
-def _word_at(text: str, position: int) -> tuple[int, int] | None:
+def word_at(text: str, position: int) -> tuple[int, int] | None:
     """The span of jieba's word of `text` that holds `position`. jieba cuts a text block by
     block and never across one, so only the block holding `position` is segmented (once:
     a pasted message's one-character nouns share a few blocks), not the whole text — a
@@ -109,17 +109,41 @@ def _word_at(text: str, position: int) -> tuple[int, int] | None:
 def _modifier_only(text: str, position: int) -> bool:
     """A one-character noun that starts a longer word only modifies it: Chinese compounds
     are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
-    word = _word_at(text, position)
+    word = word_at(text, position)
     if word is None:
         return False
     first, last = word
     return last - first > 1 and position != last - 1
 
 
+def within_words(folded: str, match: VocabularyMatch) -> bool:
+    """A Chinese name found in a text heads the words it stands in: it does not end inside a
+    longer word of the segmentation (羽毛球 is no racket in 羽毛球包), nor start inside one
+    and run on past it (拉面 is no noodle in 撕拉|面膜). The end of a word may be a name (咖啡
+    in 喝咖啡: Chinese compounds are head-final). Latin names have their own word
+    boundaries."""
+    if match.surface.isascii():
+        return True
+    after = word_at(folded, match.end) if match.end < len(folded) else None
+    if after is not None and after[0] < match.end:
+        return False
+    at_start = word_at(folded, match.start)
+    return not (at_start is not None and at_start[0] < match.start and at_start[1] < match.end)
+
+
+_PRODUCT_KINDS = frozenset({"product_type", "type_group", "product_noun"})
+
+
 def _heads_its_word(folded: str, match: VocabularyMatch) -> bool:
-    single_noun = len(match.surface) == 1 and not match.surface.isascii()
-    if single_noun and any(e.kind == "product_noun" for e in match.entries):
-        return not _modifier_only(folded, match.start)
+    """A Chinese product name or brand only where the segmentation lets it stand (美的 is
+    no brand in 精美的, 拉面 no noodle in 撕拉面膜)."""
+    if match.surface.isascii():
+        return True
+    kinds = {e.kind for e in match.entries}
+    if len(match.surface) == 1:
+        return "product_noun" not in kinds or not _modifier_only(folded, match.start)
+    if kinds & _PRODUCT_KINDS or "brand" in kinds:
+        return within_words(folded, match)
     return True
 
 

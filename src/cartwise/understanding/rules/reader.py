@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.spec_request import asked_kind
-from cartwise.text import HAN, han_runs, has_han
+from cartwise.text import han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
 from cartwise.understanding.catalog_scope import names_gap
@@ -43,7 +44,7 @@ from cartwise.understanding.rules import cues, requests
 from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.followups import parse_followup
-from cartwise.understanding.rules.lexicon import Lexicon, Match
+from cartwise.understanding.rules.lexicon import Lexicon, Match, within_words
 from cartwise.understanding.rules.narrowing import narrowing_terms
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -54,6 +55,7 @@ from cartwise.understanding.rules.negation import (
 )
 from cartwise.understanding.rules.numbers import format_amount, parse_amount
 from cartwise.understanding.rules.open_objects import FreeObject, free_dislikes, free_dislikes_zh
+from cartwise.understanding.rules.phrase import search_phrase
 from cartwise.understanding.rules.recipients import (
     clause_holders,
     find_recipients,
@@ -64,6 +66,8 @@ from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
 from cartwise.understanding.rules.voice import Voice, read_voices
+from cartwise.vocabulary.people import pets
+from cartwise.vocabulary.phrase_words import says
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
 # "不要X"); "I don't like X" stays soft.
@@ -106,7 +110,9 @@ def _noun_domain(matches: list[Match], text: str) -> str:
 def _type_domain(text: str, contained: Sequence[Match]) -> str:
     """The domain of the first product type the message names outside what it must hold
     ("饭盒" names kitchen goods even where the lexicon's nouns do not list it)."""
-    named = types_named_in(masked(text, [(noun.start, noun.end) for noun in contained]))
+    named = types_named_in(
+        masked(text, [(noun.start, noun.end) for noun in contained]), accept=within_words
+    )
     return str(named[0].domain) if named else ""
 
 
@@ -152,7 +158,7 @@ class RulesReader:
         # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
         acts = self._acts.acts(text)
-        if acts <= {Act.SMALL_TALK} and cues.REQUEST.search(text.lower()):
+        if acts <= {Act.SMALL_TALK} and says(text, "ask"):
             # "我想买东西" asks for something, however chatty it sounds.
             acts = acts | {Act.REQUEST}
         about_gift = Act.GIFT_CONTEXT in acts
@@ -171,6 +177,13 @@ class RulesReader:
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
         removed.extend(requests.url_spans(text))
+        # A person the purchase is for is no word of a listing; a pet may be ("dog food").
+        removed.extend(
+            (m.start, m.end)
+            for m in mentions
+            if m.slug not in _pet_slugs()
+            and not any(n.start < m.end and m.start < n.end for n in nouns)
+        )
 
         slots: dict[str, str] = {}
         running = session.active_search
@@ -266,7 +279,9 @@ class RulesReader:
             intent: Intent = "chitchat"
         else:
             intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
-        query = "" if intent in ("preference", "chitchat") else _query_text(text, removed, language)
+        query = (
+            "" if intent in ("preference", "chitchat") else search_phrase(text, removed, matches)
+        )
         plan_followup = followup.followup
         if plan_followup is None and not noun_domain and query and intent == "search":
             narrowing = narrowing_terms(query, self._lexicon)
@@ -277,7 +292,11 @@ class RulesReader:
         type_text = query
         for noun in contained:
             type_text = type_text.replace(noun.surface.lower(), " ")
-        types = [k.slug for k in types_named_in(type_text) or types_named_in(_product_type(nouns))]
+        types = [
+            k.slug
+            for k in types_named_in(type_text, accept=within_words)
+            or types_named_in(_product_type(nouns), accept=within_words)
+        ]
         if (
             plan_followup is None
             and not noun_domain
@@ -506,16 +525,16 @@ def _scope(scoping: Scoping, index: int, text: str) -> Scope:
     lowered = text.lower()
     clauses = [lowered[a:b] for a, b in scoping.clauses]
     clause = clauses[index]
-    if cues.SESSION.search(clause):
+    if says(clause, "session"):
         return "session"
-    if cues.LONG_TERM.search(clause):
+    if says(clause, "standing"):
         return "long_term"
     before = " ".join(clauses[:index])
-    if cues.SESSION.search(before) and not cues.LONG_TERM.search(before):
+    if says(before, "session") and not says(before, "standing"):
         return "session"
     for later in range(index + 1, len(clauses)):
         stating = any(t.clause == later and t.stance != "ignored" for t in scoping.terms)
-        if not stating and cues.SESSION.search(clauses[later]):
+        if not stating and says(clauses[later], "session"):
             return "session"
     return "long_term"
 
@@ -615,8 +634,15 @@ def _intent(
         return "compare"
     if cues.CHITCHAT.match(lowered) or small_talk_kind(text):
         return "chitchat"
-    # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
-    standing_rule = not noun_domain or bool(cues.LONG_TERM.search(lowered))
+    # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search; so does a
+    # refusal of a whole kind of goods that asks for nothing and wants nothing instead
+    # ("我不喜欢木头做的家具"; "不要塑料的耳机，要金属的" wants metal ones).
+    wants = says(lowered, "ask") or any(p.polarity is Polarity.LIKE for p in stated)
+    standing_rule = (
+        not noun_domain
+        or says(lowered, "standing")
+        or not (wants or types_named_in(lowered, accept=within_words))
+    )
     if (stated or retracted) and not slots and not brands and standing_rule:
         return "preference"
     return "search"
@@ -636,49 +662,15 @@ def _context_clauses(
             continue
         if any(start <= m.start < end for m in matches):
             continue
-        if cues.REQUEST.search(text[start:end].lower()):
+        if says(text[start:end], "ask"):
             continue
         context.append((start, end))
     return context
 
 
-def _query_text(text: str, removed: list[tuple[int, int]], language: Language) -> str:
-    """The message minus refused terms, budget/size phrases, platforms and filler."""
-    keep = [True] * len(text)
-    for start, end in removed:
-        for i in range(max(0, start), min(len(text), end)):
-            keep[i] = False
-    kept = "".join(ch if keep[i] else " " for i, ch in enumerate(text)).lower()
-    kept = re.sub(r"(?<=[a-z])['’]s(?![a-z])", " ", kept)
-    # Pronouns stand for someone, never for words of a listing.
-    kept = re.sub(
-        r"(?<![a-z])(?:he|she|him|her|his|hers|they|them|their)(?![a-z])|[他她]们?", " ", kept
-    )
-    kept = cues.SESSION.sub(" ", kept)
-    kept = cues.LONG_TERM.sub(" ", kept)
-    kept = cues.FILLER_ZH.sub(" ", kept) if language == "zh" else cues.FILLER_EN.sub(" ", kept)
-    kept = re.sub(
-        # Not inside hyphenated words: "clip-in" is a product term.
-        r"(?<![a-z-])(?:要|喜欢|prefer|love|like|want|need|with|and|or|of|in|to|under)(?![a-z-])",
-        " ",
-        kept,
-    )
-    kept = re.sub(r"(?<![a-z])(?:i'm|i’m|i am)(?![a-z])", " ", kept)
-    kept = re.sub(r"[，。,.;；！!？?、:：~\"'()（）]+", " ", kept)
-    # The budget's amount is a slot (removed above); its label left behind ("预算", "my
-    # budget is") would make the search look for the word itself.
-    kept = re.sub(
-        r"预算(?:是|为|大概|大约)?|(?:(?<![a-z])(?:my|the|a)\s+)?budget\s+(?:is|of)\b", " ", kept
-    )
-    kept = re.sub(r"(?<![a-z])(?:my|i|me|am|price|priced)(?![a-z])", " ", kept)
-    # Leftover measure words and particles at a word start: "找双跑鞋" → "跑鞋".
-    kept = re.sub(
-        rf"(?:^|\s)(?:挑[个件双条款]|(?:[的在找买个双件台条款副套只把辆]|[一两几][双件个台条款副套只把辆])(?=[{HAN}]{{2}}))+",
-        " ",
-        kept,
-    )
-    kept = re.sub(r"的+(?=\s|$)", " ", kept)
-    return re.sub(r"\s+", " ", kept).strip()
+@cache
+def _pet_slugs() -> frozenset[str]:
+    return frozenset(pet.slug for pet in pets())
 
 
 CONVERSATIONAL_ACTS = frozenset({Act.SMALL_TALK, Act.THANKS, Act.CLOSING, Act.ASSISTANT_QUESTION})
@@ -734,8 +726,15 @@ def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) 
         update["gift"] = GiftContext(
             recipient=reading.recipient, interests=[interest] if interest else []
         )
+    # "help me find something": a request whose phrase is empty or generic names no product.
+    # A slot alone ("两千以内", "L码的") narrows a search already running.
+    asks = bool(query) or (
+        (Act.REQUEST in reading.acts or gift)
+        and reading.intent == "search"
+        and not (slots and session.active_search is not None)
+    )
     update["vague"] = (
-        bool(query)
+        asks
         and not interest
         and reading.followup is None
         and not reading.product_type
