@@ -6,6 +6,7 @@ Every field is documented in `.env.example`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -14,7 +15,17 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cartwise.errors import ConfigurationError
-from cartwise.vocabulary.currencies import fx_to_base as dated_rates
+
+
+def dated_rates(overrides: Mapping[str, float] | None = None) -> dict[str, float]:
+    """The currency table's dated rates into the base currency, `overrides` taking precedence
+    (`cartwise.vocabulary.currencies.fx_to_base`). The vocabulary is imported when settings
+    are first made, not with this module: `cartwise --help` imports every command module,
+    and each names `get_settings`."""
+    from cartwise.vocabulary.currencies import fx_to_base
+
+    return fx_to_base(overrides)
+
 
 DEFAULT_AUTH_FAILURES = "5/minute;20/hour"
 """`Settings.auth_failures_per_user_address` unless set (`limits` notation)."""

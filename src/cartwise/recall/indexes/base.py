@@ -17,15 +17,18 @@ never passes, whatever the caller asks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-import numpy as np
 from pydantic import BaseModel, Field, field_validator
 
 from cartwise.catalog.product import Product
 from cartwise.catalog.specs import LabelSpec, NumericSpec, RequestSpecs, check
 from cartwise.catalog.specs.model import distinct_specs
-from cartwise.embedding.base import Matrix, Vector
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from cartwise.embedding.base import Matrix, Vector
 
 SpecVerdict = Literal["meets", "unknown"]
 
