@@ -284,3 +284,13 @@ def test_a_watch_takes_the_amount_the_price_should_drop_to_without_budget_words(
     assert followup is not None and followup.price_ask is not None
     assert followup.price_ask.kind == "watch_price"
     assert (followup.price_ask.target, followup.price_ask.currency) == (target, currency)
+
+
+@pytest.mark.parametrize(
+    "message", ["I used to steer clear of linen, not anymore", "我以前不碰亚麻的，现在不会了"]
+)
+def test_a_past_refusal_taken_back_in_the_same_message_states_no_dislike(
+    rules: RulesEngine, message: str
+) -> None:
+    reading = read(rules, message)
+    assert [p.slug for p in reading.stated if p.polarity is Polarity.DISLIKE] == []

@@ -565,6 +565,7 @@ def _keep_only_own_words(scoping: Scoping, holders: list[str], voices: list[Voic
     """Only the shopper's own words become memory: a clause that is quoted, pasted,
     supposed or someone else's states nothing (its unknown words are no free dislike
     either); a revoked past dislike is taken back; words a named person said are theirs."""
+    revoked_slugs: dict[str, int] = {}
     for index, voice in enumerate(voices):
         if voice.kind == "own":
             continue
@@ -575,8 +576,16 @@ def _keep_only_own_words(scoping: Scoping, holders: list[str], voices: list[Voic
         for term in scoping.terms:
             if term.clause != index:
                 continue
+            if voice.kind == "revoked":
+                revoked_slugs.setdefault(term.term.slug, index)
             revoked = voice.kind == "revoked" and term.stance == "dislike"
             term.stance = "retract" if revoked else "ignored"
+    # "I used to avoid wool, not anymore": the revoking clause repeats the refusal it takes
+    # back (its negation carries the object over); it states no dislike of its own.
+    for term in scoping.terms:
+        first = revoked_slugs.get(term.term.slug)
+        if first is not None and term.clause > first and term.stance == "dislike":
+            term.stance = "retract"
 
 
 def _contrasted(
