@@ -561,6 +561,9 @@ def _anaphoric_flip(text: str, memory: Sequence[PreferenceEntry]) -> StatedPrefe
     )
 
 
+_REFUSING = frozenset({"refusal", "aversion", "exclusion"})
+
+
 def _keep_only_own_words(scoping: Scoping, holders: list[str], voices: list[Voice]) -> None:
     """Only the shopper's own words become memory: a clause that is quoted, pasted,
     supposed or someone else's states nothing (its unknown words are no free dislike
@@ -576,9 +579,9 @@ def _keep_only_own_words(scoping: Scoping, holders: list[str], voices: list[Voic
         for term in scoping.terms:
             if term.clause != index:
                 continue
-            if voice.kind == "revoked":
-                revoked_slugs.setdefault(term.term.slug, index)
             revoked = voice.kind == "revoked" and term.stance == "dislike"
+            if voice.kind == "revoked" and (revoked or term.trigger in _REFUSING):
+                revoked_slugs.setdefault(term.term.slug, index)
             term.stance = "retract" if revoked else "ignored"
     # "I used to avoid wool, not anymore": the revoking clause repeats the refusal it takes
     # back (its negation carries the object over); it states no dislike of its own.
