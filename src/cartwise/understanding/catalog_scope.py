@@ -36,7 +36,7 @@ from cartwise.vocabulary import Match, matcher
 from cartwise.vocabulary.gaps import gap_words, goods_heads
 from cartwise.vocabulary.matcher import fold_form
 from cartwise.vocabulary.nouns import singular
-from cartwise.vocabulary.people import pets
+from cartwise.vocabulary.people import pet_slugs, pets
 
 _SEGMENTS = re.compile(r"\s*(?:›|>|/|&|、)\s*")
 # Heads too general to stand for a product type on their own ("a chess set", "bath mat").
@@ -143,11 +143,6 @@ def _pet_forms() -> frozenset[str]:
     return frozenset(fold_form(form) for pet in pets() for form in pet.forms)
 
 
-@cache
-def _pet_slugs() -> frozenset[str]:
-    return frozenset(pet.slug for pet in pets())
-
-
 def _gap_hits(text: str) -> list[Match]:
     """The gap words `text` holds, any occurrence that heads its words (so a word of another
     group around one hides nothing: 飞机票 is a ticket) — but none inside a longer name of
@@ -231,7 +226,7 @@ def judge_request(
         if types.untyped:
             return ScopeVerdict(True, rule="named_type", named=named)
         return ScopeVerdict(False, rule="missing_type", named=named)
-    for_pet = recipient in _pet_slugs()
+    for_pet = recipient in pet_slugs()
     kind = _first_kind("never_carried", hits)
     live = _asks_for_the_animal(hits)
     if kind and not (kind == "animal" and for_pet and not live):

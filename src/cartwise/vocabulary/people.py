@@ -55,3 +55,9 @@ def pets() -> tuple[Pet, ...]:
         raise ConfigurationError(
             f"vocabulary/data/recipients.yml pets are malformed: {exc}"
         ) from exc
+
+
+@cache
+def pet_slugs() -> frozenset[str]:
+    """The slugs of every pet: the recipients whose goods are pet products."""
+    return frozenset(pet.slug for pet in pets())

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
 
 from cartwise.catalog.taxonomy import types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
@@ -66,7 +65,7 @@ from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
 from cartwise.understanding.rules.voice import Voice, read_voices
-from cartwise.vocabulary.people import pets
+from cartwise.vocabulary.people import pet_slugs
 from cartwise.vocabulary.phrase_words import says
 
 # A refusal (not a mere aversion) makes an unknown object's dislike hard ("I don't eat X",
@@ -181,7 +180,7 @@ class RulesReader:
         removed.extend(
             (m.start, m.end)
             for m in mentions
-            if m.slug not in _pet_slugs()
+            if m.slug not in pet_slugs()
             and not any(n.start < m.end and m.start < n.end for n in nouns)
         )
 
@@ -673,11 +672,6 @@ def _context_clauses(
             continue
         context.append((start, end))
     return context
-
-
-@cache
-def _pet_slugs() -> frozenset[str]:
-    return frozenset(pet.slug for pet in pets())
 
 
 CONVERSATIONAL_ACTS = frozenset({Act.SMALL_TALK, Act.THANKS, Act.CLOSING, Act.ASSISTANT_QUESTION})
