@@ -216,20 +216,25 @@ def test_a_busy_shoppers_long_work_pauses_for_another_shopper_then_goes_on() -> 
 
 def test_a_pause_ends_after_max_pause_even_while_the_other_shopper_still_runs() -> None:
     clock, blocker = Clock(), Blocker()
+    started, go = threading.Event(), threading.Event()
     paused: list[float] = []
 
     def long_work() -> None:
-        clock.now += 5  # this job has run long by the time it reaches its pause point
+        started.set()
+        assert go.wait(WAIT)
         let_others_run()
         paused.append(clock.now)
 
     with executor(8, per_shopper=4, clock=clock) as pool:
-        other = submit_as(pool, "alice", blocker.job, "a0")
-        blocker.wait_started(1)
         hold = submit_as(pool, "mallory", blocker.job, "m0")
-        blocker.wait_started(2)
         job = submit_as(pool, "mallory", long_work)
-        until(lambda: pool.running("mallory") == 1)  # paused: only m0 counts
+        blocker.wait_started(1)
+        assert started.wait(WAIT)
+        clock.now += 5  # both of mallory's jobs have run 5 s when alice comes
+        other = submit_as(pool, "alice", blocker.job, "a0")
+        blocker.wait_started(2)
+        go.set()
+        until(lambda: pool.running("mallory") == 1)  # the long job stepped aside
         clock.now += MAX_PAUSE + 0.01
         job.result(WAIT)  # ended its pause though alice's job still runs
 
