@@ -121,11 +121,26 @@ def test_size_steps(message: str, step: str) -> None:
         "show me more",
         "next page",
         "any more options?",
+        "anymore?",
+        "are there any more under 200",
     ],
 )
 def test_more_is_the_next_page(message: str) -> None:
     parsed = followup(message)
     assert parsed is not None and parsed.kind == "more" and parsed.page_delta == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Back then I refused anything synthetic, not anymore",
+        "I don't buy fake leather anymore",
+        "cotton used to itch, it doesn't any more",
+    ],
+)
+def test_anymore_as_no_longer_asks_for_no_next_page(message: str) -> None:
+    parsed = followup(message)
+    assert parsed is None or parsed.kind != "more"
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,8 @@ MORE = re.compile(
     r"换一批|换一些|换几个|下一页|下一批|多来[几一]?[个些款]|多给[几一]?[个些款]|多推荐[几一]?[个些款]?|还有吗|还有别的|还有其他|还有没有别的|还有没有其他|更多|再来[几一]?[些个点款]|"
     r"再看看别的|看看别的|其他的呢|别的呢|再推荐[几一]?[些个款]?|"
     r"\bnext page\b|\b(?:show|give) me more\b|\bmore (?:options|results|items|ones|choices)\b|"
-    r"\bany ?more\b|\banything else\b|\bother (?:options|ones|choices)\b|\bload more\b|"
+    r"^\s*any ?more\b|\b(?:have|got|are there|is there|see|show(?: me)?|find|need) any ?more\b|"
+    r"\bany ?more (?:like|of|options|ones|in|with|under|below|from|that)\b|\banything else\b|\bother (?:options|ones|choices)\b|\bload more\b|"
     r"\bsee more\b|\bnext (?:few|batch|ones)\b|\bsome more\b|^\s*more\b|\bshow (?:me )?others\b|"
     r"\bwhat else\b|^\s*next\s*[.!?]*\s*$|\bdifferent ones\b|\bany others?\b|\bsome others\b"
 )
