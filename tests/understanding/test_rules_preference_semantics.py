@@ -274,6 +274,52 @@ def test_statements_that_write_nothing(rules: RulesEngine, message: str) -> None
     assert "color" not in planner.slots
 
 
+@pytest.mark.parametrize(
+    ("message", "memory"),
+    [
+        ("其实我也并不是不喜欢羊毛", "dislike:material::wool"),
+        ("it's not like I hate denim", "dislike:material::denim"),
+        ("I don't dislike pink actually", "dislike:color::pink"),
+    ],
+)
+def test_a_double_negation_takes_back_a_stored_dislike_and_searches_no_words_of_its_own(
+    rules: RulesEngine, message: str, memory: str
+) -> None:
+    old = entry(memory)
+    reading = plan(rules, message, [old])
+    assert reading.stated == []
+    assert old.dedup_key in reading.retracted
+    assert reading.query == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["我对鸡蛋不过敏", "我儿子对牛奶并不过敏", "I'm not intolerant to gluten", "我并不讨厌灰色"],
+)
+def test_a_statement_that_cancels_itself_searches_no_words_of_its_own(
+    rules: RulesEngine, message: str
+) -> None:
+    # With a product noun ("牛奶") the search already running re-runs; without one nothing is
+    # searched. Either way none of the statement's words ("并不过敏") is searched for.
+    reading = plan(rules, message)
+    assert reading.stated == []
+    assert reading.query == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "phrase"),
+    [
+        ("我对坚果不过敏，想买点燕麦片", "燕麦片"),
+        ("I'm not allergic to dairy, looking for yogurt", "yogurt"),
+    ],
+)
+def test_a_cancelled_clause_stays_out_of_the_search_phrase(
+    rules: RulesEngine, message: str, phrase: str
+) -> None:
+    reading = plan(rules, message)
+    assert (reading.intent, reading.query, reading.stated) == ("search", phrase, [])
+
+
 # --- open vocabulary ------------------------------------------------------------------------------
 
 

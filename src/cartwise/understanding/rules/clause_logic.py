@@ -4,8 +4,10 @@
 statements only make sense across clauses or against the sentence's grammar; this module
 adjusts the scoping in place, by kind:
 
-- **Not a statement at all** (stance `ignored`): a double negation ("我也不是不喜欢木头的",
-  "I don't dislike wool", "not that I hate leather"), a negated fact ("I'm not allergic to
+- **Taking back, not stating** (stance `retract`): a double negation ("我也不是不喜欢木头的",
+  "I don't dislike wool", "not that I hate leather") says the thing is acceptable, so a
+  dislike of it stored earlier no longer holds; it is no like either.
+- **Not a statement at all** (stance `ignored`): a negated fact ("I'm not allergic to
   shellfish", "我对花生不过敏", "I'm not vegan"), a yes/no question about an item ("这件是
   纯棉的吗？", "is this jacket leather?").
 - **Change of mind** ("以前不喜欢亚麻，现在挺喜欢", "I used to hate denim, now I love it"):
@@ -109,14 +111,19 @@ def apply_clause_logic(text: str, scoping: Scoping, *, subject_clauses: set[int]
     lowered = text.lower()
     clauses = [lowered[a:b] for a, b in scoping.clauses]
     for index, clause in enumerate(clauses):
-        cancelled = DOUBLE_NEGATION.search(clause) or NEGATED_FACT.search(clause)
+        accepted = bool(DOUBLE_NEGATION.search(clause))
+        cancelled = accepted or bool(NEGATED_FACT.search(clause))
         question = _is_question(lowered, scoping.clauses[index])
         if cancelled or question:
             scoping.silent_clauses.add(index)
+        if cancelled:
+            scoping.statement_clauses.add(index)
         for term in _clause_terms(scoping, index):
             # A brand asked about is still searched for ("is there a Logitech mouse?").
             asked = question and term.stance in ("neutral", "want") and not _is_brand(term)
-            if cancelled or asked:
+            if accepted:
+                term.stance = "retract"
+            elif cancelled or asked:
                 term.stance = "ignored"
     for index, clause in enumerate(clauses):
         not_hit = AVOID_THE_NOT.search(clause)

@@ -117,7 +117,8 @@ _EXCLUSION = re.compile(r"除了|anything but|anything except|\bexcept\b|other t
 _CLAUSE_BREAK = re.compile(
     # A space between Chinese characters is how a phone keyboard ends a clause
     # ("宝宝8个月了 想买奶瓶 不要塑料的 最好是玻璃的").
-    rf"[，。,;；！!？?\n]|(?<=[{HAN}])\s+(?=[{HAN}])|(?<!\d)\.(?!\d)|但是|但|不过|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
+    # 不过 is "but" except in 不过敏 (not allergic), 不过分 (not excessive), 不过于 (not too).
+    rf"[，。,;；！!？?\n]|(?<=[{HAN}])\s+(?=[{HAN}])|(?<!\d)\.(?!\d)|但是|但|不过(?![敏分于])|可是|而是|(?<!anything )(?<!everything )\bbut\b|\bhowever\b|\bthough\b"
 )
 _LIST_LEAD = re.compile(
     r"\s*(?:including|such as|like|e\.g\.|for example|for instance|especially|particularly|"
@@ -166,6 +167,9 @@ class Scoping:
     silent_clauses: set[int] = field(default_factory=set)
     """Clauses that state nothing (a double negation, a negated fact, a question, a past
     view): no term in them, known or not, becomes a preference."""
+    statement_clauses: set[int] = field(default_factory=set)
+    """Silent clauses that still tell something about the shopper ("我对芝麻不过敏", "I don't
+    hate nylon") rather than ask: a message made of them is no search."""
     soft_clauses: set[int] = field(default_factory=set)
     """Clauses whose dislikes are softened ("尽量不要", "ideally avoid"): soft, not hard."""
 

@@ -262,7 +262,8 @@ class RulesReader:
                 if platform.slug not in platforms:
                     platforms.append(platform.slug)
         for index, (start, end) in enumerate(scoping.clauses):
-            if any(t.stance == "retract" and t.clause == index for t in scoping.terms):
+            retracts = any(t.stance == "retract" and t.clause == index for t in scoping.terms)
+            if retracts or index in scoping.statement_clauses:
                 removed.append((start, end))
 
         evidence = _request_evidence(
@@ -280,6 +281,10 @@ class RulesReader:
             intent: Intent = "chitchat"
         else:
             intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
+            # "我对芝麻不过敏" / "I don't hate nylon" with nothing asked for: said about the
+            # shopper, never searched for.
+            if intent == "search" and scoping.statement_clauses and not evidence:
+                intent = "preference"
         query = (
             "" if intent in ("preference", "chitchat") else search_phrase(text, removed, matches)
         )
