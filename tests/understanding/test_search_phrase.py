@@ -40,6 +40,9 @@ def read(rules: RulesEngine, message: str, session: SessionPrefState | None = No
             ["画画", "水彩颜料"],
             ["侄女", "下周", "生日", "送她", "一套"],
         ),
+        ("不太想要金属做成的台灯，塑料制成的可以", ["台灯"], ["做", "制", "成的"]),
+        ("我对虾不过敏，来点海鲜零食吧", ["海鲜零食"], ["不过", "来点", "敏"]),
+        ("不过我还是想要白色的耳机", ["白色", "耳机"], ["不过", "还是"]),
         (
             "my neighbour's housewarming is coming up and he's really into cooking",
             ["cooking"],
