@@ -386,3 +386,57 @@ def test_disliking_too_much_of_a_quality_is_a_dislike_of_it(message: str, word: 
 def test_not_too_expensive_is_still_a_price_wish_not_a_dislike() -> None:
     planned = RulesEngine().read("不要太贵", Conversation(session=SessionPrefState(thread="t")))
     assert planned.stated == []
+
+
+# --- refusals at the end of a clause, and requests beside a stated taste ------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        ("想买个保温杯，紫色的坚决不要", "purple"),
+        ("帆布鞋也行，塑料的就别了", "plastic"),
+        ("白色的不要哈", "white"),
+    ],
+)
+def test_a_refusal_that_ends_its_clause_refuses_what_came_before(
+    rules: RulesEngine, message: str, slug: str
+) -> None:
+    reading = plan(rules, message)
+    assert [(s.polarity, s.slug, s.strength) for s in reading.stated] == [
+        (Polarity.DISLIKE, slug, Strength.HARD)
+    ]
+    for word in ("不要", "别", "坚决"):
+        assert word not in reading.query
+
+
+@pytest.mark.parametrize(
+    ("message", "memory"),
+    [
+        ("你别把羊毛的都给我筛掉啊", "dislike:material::wool"),
+        ("please don't filter out the suede ones", "dislike:material::suede"),
+    ],
+)
+def test_refusing_the_removal_of_a_thing_takes_its_dislike_back(
+    rules: RulesEngine, message: str, memory: str
+) -> None:
+    old = entry(memory)
+    reading = plan(rules, message, [old])
+    assert reading.stated == []
+    assert old.dedup_key in reading.retracted
+
+
+@pytest.mark.parametrize(
+    ("message", "slug", "phrase"),
+    [
+        ("我不吃香菜，推荐点凉拌菜", "cilantro", "凉拌菜"),
+        ("I avoid peanuts, looking for trail mix", "peanut", "trail mix"),
+        ("不要亮片的，想买条晚礼服", "liangpian", "晚礼服"),
+    ],
+)
+def test_a_taste_and_a_request_in_one_message_are_both_read(
+    rules: RulesEngine, message: str, slug: str, phrase: str
+) -> None:
+    reading = plan(rules, message)
+    assert slug in {s.slug for s in reading.stated}
+    assert (reading.intent, reading.query) == ("search", phrase)

@@ -44,7 +44,11 @@ DOUBLE_NEGATION = re.compile(
     r"不是不|并不讨厌|不讨厌|不是讨厌|也不是讨厌|没说不要|没有不喜欢|并非不|"
     r"not that i (?:dislike|hate|don'?t like|mind)|not like i (?:hate|dislike)|"
     r"(?:don'?t|do not|doesn'?t|does not|didn'?t) (?:dislike|hate)|"
-    r"it'?s not that i|wouldn'?t say i (?:dislike|hate)|not that i don'?t"
+    r"it'?s not that i|wouldn'?t say i (?:dislike|hate)|not that i don'?t|"
+    # Refusing the removal: "别把皮的都给我过滤掉", "don't filter out the wool ones".
+    r"(?:别|不要|不用)把.{0,12}?(?:过滤|去掉|排除|删掉|筛掉|剔除|屏蔽)|"
+    r"(?:don'?t|do not) (?:filter|rule|leave|take|cross) (?:\w+ ){0,3}?(?:out|off)\b|"
+    r"(?:don'?t|do not) (?:exclude|remove|drop)"
 )
 NEGATED_FACT = re.compile(
     r"(?:\bnot|n'?t|never been|no longer)\s+(?:\w+\s+){0,2}?"

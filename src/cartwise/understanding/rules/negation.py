@@ -128,6 +128,10 @@ _LIST_WORD = re.compile(r"\bor\b|\band\b|\bnor\b|和|或|还有|、")
 _ESPECIALLY = re.compile(r"\s*(?:especially|particularly|above all|尤其是|尤其|特别是)")
 _CONTRAST_WANT = re.compile(r"\binstead\b|换成|改成|换个|rather")
 _ENUM_REST = re.compile(r"(?:\s|\bor\b|\band\b|\bnor\b|和|或者|或|还有|及|的|、)*")
+_CLAUSE_TAIL = re.compile(
+    r"[\s了啊吧呀哦哈喔呢嘛的哟~～!！.。]*|\s*(?:please|pls|thanks|thx)?[\s!.]*"
+)
+"""What may follow a refusal that ends its clause: particles and politeness."""
 _NEGATED_PREFIX = re.compile(r"(?:无|不含|零|非)\s?$")
 _FREE_SUFFIX = re.compile(r"^[\s-]?free\b|^\s?free of")
 EMPHATIC = re.compile(
@@ -229,10 +233,20 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
         # A postfix trigger directly followed by a term is that term's prefix instead:
         # in "喜欢吃辣不吃甜", 不吃 refuses 甜, not 辣.
         postfix = [
-            (start + p.start(), _trigger_class(p))
+            (start + p.start(), start + p.end(), _trigger_class(p))
             for p in _POSTFIX.finditer(clause)
             if not any(start + p.end() <= m.start < start + p.end() + 3 for m in in_clause)
         ]
+        # A refusal that ends its clause looks back, like a postfix: "粉色的绝对不要",
+        # "塑料的就别了", "the pink ones, no".
+        postfix.extend(
+            (t_start, t_end, t_class)
+            for t_start, t_end, t_class in triggers
+            if t_class in ("refusal", "aversion")
+            and _CLAUSE_TAIL.fullmatch(lowered[t_end:end])
+            and any(m.end <= t_start for m in in_clause)
+        )
+        postfix.sort()
         active: tuple[int, TriggerClass] | None = None
         enumeration_end: int | None = None
         if not triggers and _CONTRAST_WANT.search(clause):
@@ -270,9 +284,10 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
                 trigger_class is None
                 # A postfix aversion ("橙色我受不了") never overrides a liking verb: in
                 # "喜欢黑色不喜欢白色" the 不喜欢 belongs to 白色.
-                or (trigger_class in ("want", "prefer") and after[0][1] != "aversion")
+                or (trigger_class in ("want", "prefer") and after[0][2] != "aversion")
             ):
-                trigger_class = after[0][1]
+                trigger_class = after[0][2]
+                scoping.negated_spans.append(after[0][:2])
             stance = _stance(trigger_class)
             if trigger_class == "exclusion" and _except_positive(clause):
                 stance = "neutral"

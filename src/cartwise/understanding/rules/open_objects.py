@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from cartwise.text import HAN
 from cartwise.understanding.rules.lexicon import Lexicon
-from cartwise.understanding.rules.negation import Scoping
+from cartwise.understanding.rules.negation import Scoping, clause_trigger
 from cartwise.vocabulary.nouns import singular
 from cartwise.vocabulary.slugs import slugify
 
@@ -35,6 +35,9 @@ class FreeObject:
     keywords: tuple[str, ...]
     clause: int
     clause_text: str
+    span: tuple[int, int] | None = None
+    """Where the refusal and its object stand in the message, when they are adjacent
+    ("不要灯芯绒"): words that are no part of what is searched for."""
 
 
 _OPEN_TRIGGER = re.compile(
@@ -205,8 +208,10 @@ def free_dislikes(text: str, scoping: Scoping) -> list[FreeObject]:
         words = [w for w in words if re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", w)][:3]
         if not words or words[0] in _REJECT or words[-1] in _NOT_AN_OBJECT or len(words[0]) < 3:
             continue
+        last = clause.find(words[-1], hit.start("obj"))
+        span = (start + hit.start(), start + last + len(words[-1])) if last >= 0 else None
         words[-1] = singular(words[-1])
-        found.append(FreeObject("-".join(words), (" ".join(words),), index, clause))
+        found.append(FreeObject("-".join(words), (" ".join(words),), index, clause, span))
     return found
 
 
@@ -290,9 +295,14 @@ def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[Free
         if not hit:
             continue
         word = _zh_object(hit.group("obj"), lexicon)
-        if len(word) < 2 or word in _ZH_NOT_OBJECTS or any(lexicon.scan(word)):
+        # "不要不要" refuses nothing: an object that is itself a refusal is none.
+        refusal = clause_trigger(word) in ("refusal", "aversion")
+        if len(word) < 2 or word in _ZH_NOT_OBJECTS or refusal or any(lexicon.scan(word)):
             continue
         slug = slugify(word)
         if slug:
-            found.append(FreeObject(slug, (word,), index, clause))
+            at = clause.find(word, hit.start())
+            refused = (hit.start(), at + len(word)) if hit.re is _ZH_BEFORE else (at, hit.end())
+            span = (start + refused[0], start + refused[1]) if at >= 0 else None
+            found.append(FreeObject(slug, (word,), index, clause, span))
     return found

@@ -250,6 +250,8 @@ class RulesReader:
             else free_dislikes_zh(text, scoping, self._lexicon)
         )
         for found in free:
+            if found.span is not None:
+                removed.append(found.span)
             if all(p.slug != found.slug for p in stated):
                 stated.append(
                     self._free_preference(found, scoping, text, domain, holders[found.clause])
@@ -281,6 +283,9 @@ class RulesReader:
             intent: Intent = "chitchat"
         else:
             intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
+            if intent == "preference" and _asks_apart(text, scoping, free):
+                # "我不吃茴香，推荐点饺子": the taste is said, and something else is asked for.
+                intent = "search"
             # "我对芝麻不过敏" / "I don't hate nylon" with nothing asked for: said about the
             # shopper, never searched for.
             if intent == "search" and scoping.statement_clauses and not evidence:
@@ -657,6 +662,16 @@ def _intent(
     if (stated or retracted) and not slots and not brands and standing_rule:
         return "preference"
     return "search"
+
+
+def _asks_apart(text: str, scoping: Scoping, free: Sequence[FreeObject]) -> bool:
+    """Whether a clause stating no preference asks for something."""
+    stating = {t.clause for t in scoping.terms if t.stance != "neutral"}
+    stating |= {f.clause for f in free}
+    return any(
+        index not in stating and says(text[start:end], "ask")
+        for index, (start, end) in enumerate(scoping.clauses)
+    )
 
 
 def _context_clauses(
