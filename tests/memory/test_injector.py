@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
 import pytest
 
 from cartwise.memory.injector import (
+    NAMED_DISLIKES,
     build_preference_block,
     build_user_profile,
     count_tokens,
@@ -14,7 +16,7 @@ from cartwise.memory.injector import (
     keyword_fallbacks,
     preference_context,
 )
-from cartwise.memory.store import PreferenceStore
+from cartwise.memory.store import PreferenceEntry, PreferenceStore, ScoredNamespace
 from cartwise.settings import Settings
 from tests.factories import make_preference
 
@@ -149,3 +151,70 @@ def test_preference_context_is_the_three_views_from_one_read(
         assert context.block == build_preference_block(store, USER, query, settings=tuned)
         assert context.profile == build_user_profile(store, USER, query, settings=tuned)
         assert context.exclude_terms == dislike_exclude_terms(store, USER, query, settings=tuned)
+
+
+def _many_dislikes() -> list[PreferenceEntry]:
+    """Hard and soft dislikes over global, placeable and unplaceable domains, some slugs
+    stored for two domains, and likes among them."""
+    domains = ["", "electronics", "clothing", "zqx-unplaced"]
+    entries = []
+    for n in range(240):
+        domain = domains[n % len(domains)]
+        entries.append(
+            make_preference(
+                f"hard-{n % 150}",
+                domain=domain,
+                keywords=[f"hard{n % 150}", "塑料" if n % 7 == 0 else f"硬{n}"],
+            )
+        )
+        entries.append(
+            make_preference(f"soft-{n}", domain=domain, strength="soft", keywords=[f"soft{n}"])
+        )
+        entries.append(make_preference(f"liked-{n}", polarity="like", domain=domain))
+    return entries
+
+
+def _terms_entry_by_entry(scored: ScoredNamespace, mask: np.ndarray) -> set[str]:
+    return {word for i in np.flatnonzero(mask) for word in scored.entries[i].keywords}
+
+
+def test_a_read_filters_and_demotes_on_every_dislike_but_names_a_bounded_few(
+    store: PreferenceStore, tuned: Settings
+) -> None:
+    store.replace_all(USER, _many_dislikes())  # type: ignore[attr-defined]
+    threshold = tuned.preference_relevance_threshold
+
+    for query in [*QUERIES, "zqx unplaced thing"]:
+        context = preference_context(store, USER, query, settings=tuned)
+        scored = store.score_namespace(USER, query)
+        assert scored.domain_in_scope is not None and -1 in scored.domain_in_scope.tolist()
+        excluding = scored.hard_dislike & scored.may_apply(threshold)
+        demoting = scored.dislike & ~scored.hard_dislike & scored.applies(threshold)
+
+        assert set(context.exclude_terms) == _terms_entry_by_entry(scored, excluding), query
+        assert set(context.demote_terms) == _terms_entry_by_entry(scored, demoting), query
+        assert len(context.exclude_terms) == len(set(context.exclude_terms))
+        hard = [e for e in context.dislikes if e.is_hard_dislike]
+        soft = [e for e in context.dislikes if not e.is_hard_dislike]
+        assert len(hard) <= NAMED_DISLIKES and len(soft) <= NAMED_DISLIKES
+        hard_slugs = {scored.entries[i].slug for i in np.flatnonzero(excluding)}
+        soft_slugs = {scored.entries[i].slug for i in np.flatnonzero(demoting)}
+        assert context.excluded_more == len(hard_slugs - {e.slug for e in hard}), query
+        assert context.demoted_more == len(soft_slugs - {e.slug for e in soft}), query
+
+
+def test_a_write_after_a_read_changes_what_the_next_read_filters_on(
+    store: PreferenceStore, tuned: Settings
+) -> None:
+    """The keyword groups are cached with the namespace and patched by each write."""
+    store.replace_all(USER, _many_dislikes())  # type: ignore[attr-defined]
+    before = preference_context(store, USER, "headphones", settings=tuned)
+    assert "latecomer" not in before.exclude_terms
+
+    store.upsert(USER, make_preference("latecomer", keywords=["latecomer"]))
+    store.delete(USER, "dislike:material::hard-100")
+    after = preference_context(store, USER, "headphones", settings=tuned)
+
+    assert "latecomer" in after.exclude_terms
+    assert "hard100" in before.exclude_terms and "hard100" not in after.exclude_terms
+    assert after.excluded_more == before.excluded_more  # one in, one out

@@ -12,9 +12,11 @@
 
 Every function reads ONE recipient's namespace (`recipient`, default the shopper's own):
 a search for the shopper is untouched by mum's dislikes, a gift for mum applies hers and
-not the shopper's. Each reads the store once (`score_namespace` over every entry of the
-namespace: one query embedding); `preference_context` gives all views from a single read,
-for the once-per-turn entry point.
+not the shopper's. Each reads the store once (`score_namespace`: one query embedding, the
+namespace's stacked vectors scored at once); `preference_context` gives all views from a
+single read, for the once-per-turn entry point. What a read filters and demotes on comes from
+keyword groups the store precomputed per domain (`DislikeTerms`), and only the entries a view
+names are handed on: a shopper with 10,000 entries does not cost 10,000 objects a turn.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numpy as np
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
     SELF,
+    DislikeTerms,
     Polarity,
     PreferenceEntry,
     PreferenceStore,
@@ -73,37 +76,142 @@ def _scored(store: PreferenceStore, user: str, query: str, recipient: str) -> Sc
     return store.score_namespace(user, query, recipient=recipient)
 
 
+NAMED_DISLIKES = 16
+"""Dislike entries of each strength a read hands on by name, most relevant first (the turn
+names them to the shopper and keeps them in its slice); the others are counted. Their
+keywords all filter or demote: at 10,000 stored entries a headphones query had 1,515
+applicable dislikes behind 58 distinct keywords, and every turn walked, merged and listed
+all of them (a 67 KB reply)."""
+
+
 @dataclass
 class _Sorted:
-    """One pass over a namespace's scored entries (best first), sorted into what each view
-    needs: a read at 1,000 entries walks them once, not once per view."""
+    """One pass over a namespace's scored entries, sorted into what each view needs: the
+    selection is array masks and precomputed keyword groups, so only the entries a view
+    names become Python objects."""
 
     hard_dislikes: list[PreferenceEntry] = field(default_factory=list)
     """Every hard dislike, relevant or not (the block always names them all)."""
+    exclude_terms: list[str] = field(default_factory=list)
+    """Keywords of every hard dislike the query may concern (they filter)."""
+    demote_terms: list[str] = field(default_factory=list)
+    """Keywords of every soft dislike the query is about (they rank lower)."""
     excluding: list[PreferenceEntry] = field(default_factory=list)
-    """Hard dislikes the query may concern (they filter)."""
+    """Hard dislikes behind `exclude_terms`, most relevant first, at most `NAMED_DISLIKES`."""
+    excluding_more: int = 0
+    """Distinct slugs behind `exclude_terms` that `excluding` does not hold."""
     demoting: list[PreferenceEntry] = field(default_factory=list)
-    """Soft dislikes the query is about (they rank lower)."""
+    """Soft dislikes behind `demote_terms`, most relevant first, at most `NAMED_DISLIKES`."""
+    demoting_more: int = 0
+    """Distinct slugs behind `demote_terms` that `demoting` does not hold."""
     likes: list[PreferenceEntry] = field(default_factory=list)
     """Likes that apply, most relevant first, at most top-k."""
     rest: list[PreferenceEntry] = field(default_factory=list)
     """Relevant likes and soft dislikes for the block, at most top-k."""
 
 
+@dataclass(frozen=True)
+class _Grouping:
+    """Where a namespace's entries apply, per domain rather than per entry."""
+
+    domain_index: np.ndarray
+    in_scope: np.ndarray
+    possibly_in_scope: np.ndarray
+    terms: DislikeTerms
+
+    @classmethod
+    def of(cls, scored: ScoredNamespace) -> _Grouping:
+        if (
+            scored.domain_index is not None
+            and scored.domain_in_scope is not None
+            and scored.domain_possibly_in_scope is not None
+            and scored.dislike_terms is not None
+        ):
+            return cls(
+                scored.domain_index,
+                scored.domain_in_scope,
+                scored.domain_possibly_in_scope,
+                scored.dislike_terms,
+            )
+        # A store that scores without precomputing: group here (the same rules).
+        domains = sorted({e.domain for e in scored.entries} - {""})
+        position = {domain: n + 1 for n, domain in enumerate(domains)} | {"": 0}
+        index = np.array([position[e.domain] for e in scored.entries], dtype=np.intp)
+        in_scope = np.ones(len(domains) + 1, dtype=np.int8)
+        possibly = np.ones(len(domains) + 1, dtype=np.int8)
+        in_scope[index] = scored.in_scope  # every entry of a domain has its domain's flag
+        possibly[index] = scored.possibly_in_scope
+        return cls(index, in_scope, possibly, DislikeTerms.of(scored.entries, index.tolist()))
+
+
 def _sort(scored: ScoredNamespace, settings: Settings) -> _Sorted:
     threshold, k = settings.preference_relevance_threshold, settings.preference_top_k
     hard = scored.hard_dislike
+    soft = scored.dislike & ~hard
     applies = scored.applies(threshold)
     # A scoped entry must be about this query's domain; a global one close to the query.
     relevant = np.where(scored.scoped, applies, scored.scores >= threshold)
+    grouping = _Grouping.of(scored)
+    # Fail safe: a hard dislike filters in any domain the query may be in.
+    excluding = hard & scored.may_apply(threshold)
+    demoting = soft & applies
+    named_excluding = scored.best_positions(excluding, NAMED_DISLIKES)
+    named_demoting = scored.best_positions(demoting, NAMED_DISLIKES)
+    codes = grouping.terms.slug_codes
     return _Sorted(
         hard_dislikes=scored.best_first(hard),
-        # Fail safe: any domain the query may be in.
-        excluding=scored.best_first(hard & scored.may_apply(threshold)),
-        demoting=scored.best_first(scored.dislike & ~hard & applies),
+        exclude_terms=_group_terms(
+            scored, grouping, grouping.possibly_in_scope, hard, strong=True, settings=settings
+        ),
+        demote_terms=_group_terms(
+            scored, grouping, grouping.in_scope, soft, strong=False, settings=settings
+        ),
+        excluding=[scored.entries[i] for i in named_excluding.tolist()],
+        # Names, not entries: a slug stored for two domains is one thing to the shopper.
+        excluding_more=int(np.setdiff1d(codes[excluding], codes[named_excluding]).size),
+        demoting=[scored.entries[i] for i in named_demoting.tolist()],
+        demoting_more=int(np.setdiff1d(codes[demoting], codes[named_demoting]).size),
         likes=scored.best_first(~scored.dislike & applies, k),
         rest=scored.best_first(~hard & relevant, k),
     )
+
+
+def _group_terms(
+    scored: ScoredNamespace,
+    grouping: _Grouping,
+    flags: np.ndarray,
+    kind: np.ndarray,
+    *,
+    strong: bool,
+    settings: Settings,
+) -> list[str]:
+    """The keywords of the dislikes of one strength (`kind`) in every domain `flags` puts
+    the query in: whole precomputed groups, and entry by entry only in a domain the
+    classifier could not place (there each entry's own score decides)."""
+    terms: dict[str, None] = {}
+    bare: list[int] = []
+    for domain, flag in enumerate(flags.tolist()):
+        key = (domain, strong)
+        if flag == 1:
+            terms.update(dict.fromkeys(grouping.terms.groups.get(key, ())))
+            bare.extend(grouping.terms.bare.get(key, ()))
+        elif flag < 0:
+            threshold = settings.preference_relevance_threshold
+            chosen = (grouping.domain_index == domain) & kind & (scored.scores >= threshold)
+            for position in np.flatnonzero(chosen).tolist():
+                if scored.entries[position].keywords:
+                    terms.update(dict.fromkeys(scored.entries[position].keywords))
+                else:
+                    bare.append(position)
+    for position in sorted(bare):
+        entry = scored.entries[position]
+        keyword_fallbacks[entry.category.value] += 1
+        logger.warning(
+            "dislike %s has no keywords: falling back to its whole phrase for the filter",
+            redact(entry.dedup_key, allowed=settings.log_personal_data),
+        )
+        terms[entry.slug.replace("-", " ")] = None
+    return list(terms)
 
 
 def build_preference_block(
@@ -131,8 +239,7 @@ def dislike_exclude_terms(
 
     A dislike without keywords falls back to its slug's words (the whole phrase), with a
     warning and a count in `keyword_fallbacks`."""
-    sorted_ = _sort(_scored(store, user, query, recipient), settings)
-    return _terms(sorted_.excluding, settings)
+    return _sort(_scored(store, user, query, recipient), settings).exclude_terms
 
 
 @dataclass(frozen=True)
@@ -150,7 +257,12 @@ class PreferenceContext:
     demote_terms: list[str]
     """Keywords of the soft dislikes relevant to the query: they rank lower, never vanish."""
     dislikes: list[PreferenceEntry]
-    """The dislike entries behind `exclude_terms` and `demote_terms`."""
+    """The most relevant dislike entries behind `exclude_terms` and `demote_terms` (at most
+    `NAMED_DISLIKES` of each strength): the ones a turn names."""
+    excluded_more: int = 0
+    """Distinct hard dislikes behind `exclude_terms` that `dislikes` leaves out."""
+    demoted_more: int = 0
+    """Distinct soft dislikes behind `demote_terms` that `dislikes` leaves out."""
 
 
 def preference_context(
@@ -162,10 +274,12 @@ def preference_context(
     return PreferenceContext(
         block=_block(sorted_),
         profile=_profile_text(sorted_.likes),
-        exclude_terms=_terms(sorted_.excluding, settings),
+        exclude_terms=sorted_.exclude_terms,
         likes=sorted_.likes,
-        demote_terms=_terms(sorted_.demoting, settings),
+        demote_terms=sorted_.demote_terms,
         dislikes=[*sorted_.excluding, *sorted_.demoting],
+        excluded_more=sorted_.excluding_more,
+        demoted_more=sorted_.demoting_more,
     )
 
 
@@ -193,21 +307,6 @@ def _block(sorted_: _Sorted) -> str:
 
 def _profile_text(likes: Sequence[PreferenceEntry]) -> str:
     return "; ".join(_profile_phrase(e) for e in likes)
-
-
-def _terms(entries: Sequence[PreferenceEntry], settings: Settings) -> list[str]:
-    terms: list[str] = []
-    for entry in entries:
-        if entry.keywords:
-            terms.extend(entry.keywords)
-        else:
-            keyword_fallbacks[entry.category.value] += 1
-            logger.warning(
-                "dislike %s has no keywords: falling back to its whole phrase for the filter",
-                redact(entry.dedup_key, allowed=settings.log_personal_data),
-            )
-            terms.append(entry.slug.replace("-", " "))
-    return list(dict.fromkeys(terms))
 
 
 def _describe(entry: PreferenceEntry) -> str:

@@ -26,6 +26,7 @@ from cartwise.errors import CartwiseError, InvalidInput
 from cartwise.log import logger
 from cartwise.memory.store import (
     SELF,
+    DislikeTerms,
     Polarity,
     PreferenceEntry,
     ScoredNamespace,
@@ -238,9 +239,15 @@ class PreparedNamespace:
     the namespace per turn."""
     latest_like: int | None = field(init=False)
     """The most recently written like ("not anymore" takes it back), None without likes."""
+    dislike_terms: DislikeTerms = field(init=False)
+    """The dislikes' keywords by domain and strength: what a read filters and demotes on."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "flags", EntryFlags.of(self.entries))
+        flags = EntryFlags.of(self.entries)
+        object.__setattr__(self, "flags", flags)
+        object.__setattr__(
+            self, "dislike_terms", DislikeTerms.of(self.entries, flags.domain_index.tolist())
+        )
         terms: dict[str, list[int]] = {}
         for position, entry in enumerate(self.entries):
             for term in entry_terms(entry):
@@ -485,14 +492,20 @@ class VectorRanking(ABC):
         # Each distinct domain is placed once per read, not once per entry; index 0 = global.
         in_scope = [1] + [_flag(self._domains.in_scope(d, reading)) for d in flags.domains]
         possibly = [1] + [_flag(self._domains.possibly_in_scope(d, reading)) for d in flags.domains]
+        by_domain = np.array(in_scope, dtype=np.int8)
+        possibly_by_domain = np.array(possibly, dtype=np.int8)
         return ScoredNamespace(
             entries=prepared.entries,
             scores=scores.astype(np.float32, copy=False),
-            in_scope=np.array(in_scope, dtype=np.int8)[flags.domain_index],
-            possibly_in_scope=np.array(possibly, dtype=np.int8)[flags.domain_index],
+            in_scope=by_domain[flags.domain_index],
+            possibly_in_scope=possibly_by_domain[flags.domain_index],
             hard_dislike=flags.hard_dislike,
             dislike=flags.dislike,
             scoped=flags.domain_index > 0,
+            domain_index=flags.domain_index,
+            domain_in_scope=by_domain,
+            domain_possibly_in_scope=possibly_by_domain,
+            dislike_terms=prepared.dislike_terms,
         )
 
     def named_in(
