@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
+from cartwise.agent.nodes.picker import NAMED_IN_REPLY, named_few
 from cartwise.agent.nodes.profile import APPLIED_IN_SLICE
 from cartwise.agent.run import run_agent
 from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
+from cartwise.memory.injector import NAMED_DISLIKES
 from cartwise.memory.store import PreferenceEntry
-from cartwise.understanding.reading import Conversation
+from cartwise.understanding.reading import Conversation, Language
 from tests.agent.conftest import DepsFactory
 from tests.doubles import ScriptedEngine
 
@@ -112,3 +114,65 @@ async def test_a_shopper_with_nothing_stored_costs_no_pieces_of_the_message(
     assert cut == []
     deps.preferences.replace_all("ann", stored(3))  # type: ignore[attr-defined]
     assert deps.preferences.named_in("ann", "s1 and s2") and len(cut) == 1
+
+
+def dislikes(count: int, *, strength: str, prefix: str) -> list[PreferenceEntry]:
+    return [
+        PreferenceEntry.model_validate(
+            {"polarity": "dislike", "category": "material", "slug": f"{prefix}-{n}",
+             "strength": strength, "keywords": [f"{prefix}{n}"]}
+        )
+        for n in range(count)
+    ]  # fmt: skip
+
+
+async def test_a_turn_names_a_few_stored_dislikes_and_counts_the_others(
+    make_deps: DepsFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """30 global hard dislikes all filter and 40 soft ones all demote, but the profile stage
+    takes in a bounded number of entries and the reply names five of each with a count."""
+    from cartwise.agent.nodes import profile
+
+    handed: list[int] = []
+    real = profile.collect_preferences
+
+    def counting(**kwargs: Any) -> profile.TurnPreferences:
+        handed.append(len(kwargs["memory"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(profile, "collect_preferences", counting)
+    engine = SpyingEngine({"headphones": {"language": "en", "query": "headphones"}})
+    deps = make_deps(engine)
+    hard = dislikes(30, strength="hard", prefix="fiber")
+    soft = dislikes(40, strength="soft", prefix="shade")
+    deps.preferences.replace_all("ann", [*hard, *soft, *stored(300)])  # type: ignore[attr-defined]
+
+    await run_agent(deps, user="ann", thread="t1", message="headphones")
+
+    (facts,) = engine.replied
+    assert all(name.startswith("fiber ") for name in facts.excluded_terms[:-1])
+    assert len(facts.excluded_terms) == NAMED_IN_REPLY + 1
+    assert facts.excluded_terms[-1] == f"and {30 - NAMED_IN_REPLY} more"
+    [lower] = [fact for fact in facts.applied if fact.startswith("ranking lower: ")]
+    names = lower.removeprefix("ranking lower: ").split(", ")
+    assert len(names) == NAMED_IN_REPLY + 1 and names[-1] == f"and {40 - NAMED_IN_REPLY} more"
+    assert all(name.startswith("shade ") for name in names[:-1])
+    (count,) = handed
+    assert count <= SLICE_PER_NAMESPACE + 2 * NAMED_DISLIKES + deps.settings.preference_top_k
+
+
+@pytest.mark.parametrize(
+    ("names", "more", "language", "shown"),
+    [
+        (["a", "b"], 0, "en", ["a", "b"]),
+        (["a", "a", "b"], 3, "en", ["a", "b", "and 3 more"]),
+        ([f"n{i}" for i in range(7)], 1, "en", ["n0", "n1", "n2", "n3", "n4", "and 3 more"]),
+        ([f"n{i}" for i in range(6)], 0, "zh", ["n0", "n1", "n2", "n3", "n4", "还有1项"]),
+        ([], 4, "en", ["4 things you refused"]),
+        ([], 0, "zh", []),
+    ],
+)
+def test_a_reply_list_names_a_few_and_counts_the_others(
+    names: list[str], more: int, language: Language, shown: list[str]
+) -> None:
+    assert named_few(names, more, language) == shown

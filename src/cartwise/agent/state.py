@@ -130,7 +130,11 @@ class TurnState(TypedDict, total=False):
     excluded: dict[str, list[str]]
     demote_terms: list[str]
     demoted_prefs: dict[str, list[str]]
-    """Slug → keywords of the soft dislikes behind `demote_terms`."""
+    """Slug → keywords of the soft dislikes behind `demote_terms` the turn names."""
+    excluded_more: int
+    """Stored hard dislikes behind `exclude_terms` that `excluded` does not name."""
+    demoted_more: int
+    """Stored soft dislikes behind `demote_terms` that `demoted_prefs` does not name."""
     preference_block: str
     platforms: list[str]
     filters: SearchFilters

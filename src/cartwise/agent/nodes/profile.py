@@ -24,7 +24,7 @@ from cartwise.agent.budget_search import within_budget
 from cartwise.agent.dialogue import active_search, request_filters
 from cartwise.agent.picker import budget_from_slots
 from cartwise.agent.state import RunContext, TurnState
-from cartwise.agent.turn_memory import merged
+from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
 from cartwise.catalog.product import Domain
 from cartwise.catalog.terms import slug_terms
 from cartwise.memory.injector import preference_context
@@ -50,11 +50,16 @@ class TurnPreferences:
     like_terms: list[str] = field(default_factory=list)
     exclude_terms: list[str] = field(default_factory=list)
     excluded: dict[str, list[str]] = field(default_factory=dict)
-    """Slug → keywords of every dislike behind `exclude_terms` (for telling the shopper)."""
+    """Slug → keywords of the dislikes behind `exclude_terms` the turn names (for telling
+    the shopper): all of this message's and the session's, the most relevant stored ones."""
     demote_terms: list[str] = field(default_factory=list)
     """Soft dislikes' terms: a listing that mentions one ranks lower, never vanishes."""
     demoted: dict[str, list[str]] = field(default_factory=dict)
-    """Slug → keywords of every soft dislike behind `demote_terms`."""
+    """Slug → keywords of the soft dislikes behind `demote_terms` the turn names."""
+    excluded_more: int = 0
+    """Stored hard dislikes behind `exclude_terms` that `excluded` does not name."""
+    demoted_more: int = 0
+    """Stored soft dislikes behind `demote_terms` that `demoted` does not name."""
     block: str = ""
 
 
@@ -82,10 +87,14 @@ def collect_preferences(
     constraints: list[SessionConstraint],
     memory: list[PreferenceEntry],
     demote_terms: Sequence[str] = (),
+    excluded_more: int = 0,
+    demoted_more: int = 0,
 ) -> TurnPreferences:
     """Merge stored preferences (already read for the turn's recipient) with this message's
     and the session's (pure, no store). `memory` may hold every recipient's entries: only
-    the turn's recipient's count."""
+    the turn's recipient's count. It holds the stored entries to name and to lift (those
+    the message retracts or whose brand it asks for); `excluded_more`/`demoted_more` count
+    the stored dislikes it leaves out."""
     recipient = plan.recipient
     memory = [e for e in memory if e.recipient == recipient]
     retracted = _retracted(plan, memory)
@@ -106,6 +115,8 @@ def collect_preferences(
         ],
         exclude_terms=[t for t in exclude_terms if fold(t) not in lifted],
         demote_terms=[t for t in demote_terms if fold(t) not in lifted],
+        excluded_more=excluded_more,
+        demoted_more=demoted_more,
         block=block,
     )
     excluding = {fold(t) for t in prefs.exclude_terms}
@@ -174,9 +185,14 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             stored = preference_context(
                 deps.preferences, user, text, settings=settings, recipient=plan.recipient
             )
-            # The turn's slice plus the stored entries this search applies: the filter's
-            # words are traced back to their entries (what the reply names).
-            applied.extend(merged(state["memory"], stored.dislikes, stored.likes))
+            # A brand asked for by name or a retracted fact lifts its stored dislikes, which
+            # need not be among the few most relevant the read names: looked up by slug in
+            # the namespace's term index, not by reading every dislike.
+            lifting = [*plan.brands, *retracted_slugs(plan.retracted)]
+            named = turn_memory(deps.preferences, user, "", slugs=lifting) if lifting else []
+            # The turn's slice plus the stored entries this search applies that it names:
+            # the filter's words are traced back to their entries (what the reply names).
+            applied.extend(merged(state["memory"], named, stored.dislikes, stored.likes))
             return collect_preferences(
                 profile=stored.profile,
                 liked=stored.likes,
@@ -186,6 +202,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
                 plan=plan,
                 constraints=state["session"].constraints,
                 memory=applied,
+                excluded_more=stored.excluded_more,
+                demoted_more=stored.demoted_more,
             )
 
         prefs = await asyncio.to_thread(read)
@@ -208,6 +226,8 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
         "excluded": prefs.excluded,
         "demote_terms": prefs.demote_terms,
         "demoted_prefs": prefs.demoted,
+        "excluded_more": prefs.excluded_more,
+        "demoted_more": prefs.demoted_more,
         "preference_block": prefs.block,
         "platforms": named or available,
         "filters": within_budget(filters, budget),

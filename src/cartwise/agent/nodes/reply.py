@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.dialogue import shopper_currency
-from cartwise.agent.nodes.picker import label
+from cartwise.agent.nodes.picker import label, named_few
 from cartwise.agent.picker import EXCLUSION_WHY
 from cartwise.agent.price_answers import lows_note, models_at_low, render_price_answer
 from cartwise.agent.rejections import KINDS
@@ -63,7 +63,7 @@ def caveats(pick: Pick, refused: list[tuple[str, Category]], language: Language)
         and product.domain in INGREDIENT_DOMAINS
         and not any(product.attributes.get(field) for field in INGREDIENT_FIELDS)
     ):
-        names = "、".join(ingredients) if zh else ", ".join(ingredients)
+        names = ("、" if zh else ", ").join(named_few(ingredients, 0, language))
         notes.append(
             f"商品页没有列出配料，无法确认不含{names}，请向商家核实"
             if zh
@@ -72,7 +72,7 @@ def caveats(pick: Pick, refused: list[tuple[str, Category]], language: Language)
         )
     materials = [name for name, category in refused if category is Category.MATERIAL]
     if materials and not product.attributes.get("material"):
-        names = "、".join(materials) if zh else ", ".join(materials)
+        names = ("、" if zh else ", ").join(named_few(materials, 0, language))
         notes.append(
             f"商品页没有写材质，无法确认不含{names}"
             if zh
@@ -138,8 +138,12 @@ def reply_facts(state: TurnState, settings: Settings) -> ReplyFacts:
         ),
         personalization=any(state.get("personalization", [])),
         currency=currency,
-        excluded_brands=list(dict.fromkeys(brands)),
-        excluded_terms=list(dict.fromkeys(name for name, _ in refused)),
+        # A few of each, the rest counted: the stored ones the turn does not name are
+        # counted with the other refused things.
+        excluded_brands=named_few(brands, 0, language),
+        excluded_terms=named_few(
+            [name for name, _ in refused], state.get("excluded_more", 0), language
+        ),
         catalog_gap=state.get("catalog_gap"),
     )
 
