@@ -107,3 +107,31 @@ def test_a_budget_alone_narrows_a_running_search_and_is_vague_without_one(
     )
     assert not read(rules, "三百块以内的", running).vague
     assert read(rules, "三百块以内的").vague
+
+
+@pytest.mark.parametrize(
+    ("message", "phrase", "color"),
+    [
+        ("孩子脸上老是红红的，想买个面霜", "面霜", None),
+        ("想给她挑双雨靴，黄色的", "雨靴 黄色", "yellow"),
+        ("宝宝刚满月 想买个安抚奶嘴", "安抚奶嘴", None),
+        ("宝宝快两岁了，想买个学饮杯", "学饮杯", None),
+    ],
+)
+def test_a_clause_about_the_person_is_no_part_of_the_request(
+    rules: RulesEngine, message: str, phrase: str, color: str | None
+) -> None:
+    # The colour of a face is not the colour of the cream; a bare "黄色的" is the boots'.
+    reading = read(rules, message)
+    assert reading.query.endswith(phrase)
+    assert "宝宝" not in reading.query
+    assert reading.slots.get("color") == color
+
+
+def test_switching_away_from_the_current_brand_filters_it_for_this_search(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "想换个牌子的牙膏，一直用的是高露洁")
+    (refused,) = reading.stated
+    assert (refused.slug, refused.strength.value, refused.scope) == ("colgate", "hard", "request")
+    assert reading.query == "牙膏"

@@ -222,8 +222,8 @@ class RulesReader:
         )
         other = followup.followup.other if followup.followup is not None else []
         if brands and "brand" in other:
-            # "想换个牌子…现在用的是好奇": the brand named is the one to move away from, for
-            # this request (it is no standing dislike).
+            # "想换个牌子…现在用的是好奇": the brand named is the one to move away from: not
+            # shown in this search, and no standing dislike.
             stated.extend(
                 StatedPreference(
                     polarity=Polarity.DISLIKE,
@@ -231,6 +231,7 @@ class RulesReader:
                     slug=brand,
                     domain=domain,
                     keywords=self._lexicon.keywords("preference", brand),
+                    strength=Strength.HARD,
                     scope="request",
                 )
                 for brand in brands
@@ -389,7 +390,8 @@ class RulesReader:
                 stance = "like"
             if stance in ("want", "neutral"):
                 if category is Category.COLOR and "color" not in slots:
-                    slots["color"] = term.slug
+                    if not _describes_another_thing(text, scoped, scoping, noun_clauses):
+                        slots["color"] = term.slug
                 elif category is Category.BRAND and term.slug not in brands:
                     brands.append(term.slug)
                 continue
@@ -674,19 +676,45 @@ def _asks_apart(text: str, scoping: Scoping, free: Sequence[FreeObject]) -> bool
     )
 
 
+def _describes_another_thing(
+    text: str, scoped: ScopedTerm, scoping: Scoping, noun_clauses: set[int]
+) -> bool:
+    """A colour in a Chinese clause about something that is not the product ("最近屁屁老是
+    红红的", "脸红红的"): the clause names no product and says more than the colour ("红色的",
+    "最好是白色的" say only the colour)."""
+    start, end = scoping.clauses[scoped.clause]
+    # English puts what a colour describes in words no vocabulary lists ("dark green",
+    # "purple if possible"); only a Chinese clause is read this way.
+    if scoped.clause in noun_clauses or not has_han(text[start:end]):
+        return False
+    terms = [t.match for t in scoping.terms if t.clause == scoped.clause]
+    removed = [(m.start - start, m.end - start) for m in terms]
+    return bool(search_phrase(text[start:end], removed, []).strip())
+
+
 def _context_clauses(
     text: str, scoping: Scoping, noun_clauses: set[int], matches: list[Match]
 ) -> list[tuple[int, int]]:
     """Clauses that only tell the story around a request ("老公下个月生日", "he cycles to work
-    every day"): when another clause names the product, a clause with no product noun, no
-    known attribute and no words of asking is context, not words to search for."""
-    if not noun_clauses:
-        return []
+    every day", "宝宝快一岁了"): when another clause names the product, a clause with no
+    product noun, no known attribute and no words of asking is context, not words to search
+    for. A person named as a noun ("宝宝") tells whom the request is for, not what."""
+
+    def says_what(index: int) -> list[Match]:
+        start, end = scoping.clauses[index]
+        return [m for m in matches if start <= m.start < end and m.surface not in RECIPIENT_NOUNS]
+
+    product_clauses = {i for i in noun_clauses if any(m.first("domain") for m in says_what(i))}
+    if not product_clauses:
+        # A product no vocabulary names ("想买个学饮杯") is in the clause that asks for it.
+        product_clauses = {
+            i for i, (start, end) in enumerate(scoping.clauses) if says(text[start:end], "ask")
+        }
+        if not product_clauses or not any(m.surface in RECIPIENT_NOUNS for m in matches):
+            return []
     context: list[tuple[int, int]] = []
     for index, (start, end) in enumerate(scoping.clauses):
-        if index in noun_clauses:
-            continue
-        if any(start <= m.start < end for m in matches):
+        if index in product_clauses or says_what(index):
             continue
         if says(text[start:end], "ask"):
             continue
