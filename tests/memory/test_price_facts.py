@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
 from cartwise.memory.demo_prices import demo_history
-from cartwise.memory.price_facts import classify, model_facts, price_facts, was_price
+from cartwise.memory.price_facts import (
+    PriceSummary,
+    classify,
+    model_facts,
+    price_facts,
+    summarize,
+    was_price,
+)
 from cartwise.memory.prices import DAY, PricePoint
 from tests.factories import make_product
 
@@ -155,3 +163,73 @@ def test_a_model_that_never_moved_is_not_at_a_low() -> None:
     flat = model_facts({"jd:1": steps((170, 100)), "taobao:2": [
         PricePoint("taobao", "2", 100.0, "CNY", True, NOW - 100 * DAY)]}, fx, now=NOW)  # fmt: skip
     assert flat is not None and flat.deal == "usual"
+
+
+def random_history(rng: random.Random, *, at_whole_days: bool) -> list[PricePoint]:
+    """10–200 points over about 200 days, some out of stock, a few repeated prices."""
+    count = rng.randint(1, 200)
+    if at_whole_days:
+        times = sorted(rng.sample(range(1, 200), min(count, 199)))
+        moments = [NOW - ago * DAY for ago in reversed(times)]
+    else:
+        moments = sorted(NOW - rng.uniform(0, 200 * DAY) for _ in range(count))
+    prices = [rng.choice((99.0, 100.0, 120.0)) if rng.random() < 0.3 else
+              round(rng.uniform(50, 150), 2) for _ in moments]  # fmt: skip
+    return [PricePoint("jd", "1", price, "CNY", rng.random() > 0.1, at)
+            for price, at in zip(prices, moments, strict=True)]  # fmt: skip
+
+
+def test_a_summary_gives_the_facts_of_its_points_at_every_moment_it_holds_for() -> None:
+    rng = random.Random(5)
+    lasting = 0
+    for n in range(400):
+        points = random_history(rng, at_whole_days=n % 2 == 0)
+        made_at = points[-1].observed_at + rng.uniform(0, 3 * DAY)
+        summary = summarize(points, now=made_at)
+        assert summary is not None
+        lasting += summary.valid_until - made_at > 3600
+        later = [made_at, summary.valid_until - 0.001] + [
+            rng.uniform(made_at, summary.valid_until) for _ in range(5)
+        ]
+        for now in (t for t in later if summary.holds(t)):
+            was = rng.choice((None, 100.0, 130.0))
+            current = rng.choice((None, 95.0))
+            fresh = price_facts(points, now=now, current=current, was_price=was)
+            assert fresh is not None
+            kept = summary.facts(current=current, was_price=was)
+            assert kept.model_dump() == fresh.model_dump(), (n, now - made_at)
+        assert PriceSummary.loads(summary.dumps()) == summary
+    assert lasting > 200  # most summaries last for hours: the check above is not vacuous
+
+
+def test_a_summary_expires_when_the_usual_price_would_change() -> None:
+    # 100 for the first 45.5 of the 90 days, 200 since 44.5 days ago: the usual price is 100
+    # for half a day more, until 200 has held for half the window.
+    morning = NOW // DAY * DAY + 60  # just after midnight: the date holds all day
+    points = [PricePoint("jd", "1", price, "CNY", True, morning - ago * DAY)
+              for ago, price in ((120, 100.0), (44.5, 200.0))]  # fmt: skip
+    summary = summarize(points, now=morning)
+    assert summary is not None and summary.median_90d == 100
+    assert morning + 0.49 * DAY < summary.valid_until <= morning + 0.5 * DAY
+    after = price_facts(points, now=morning + 0.5 * DAY + 1)
+    assert after is not None and after.median_90d == 200
+    # Out of stock when the window began: the in-stock time grows by the day, half of it
+    # must stay at or below 100. 40.2 of 80 days at 100 now; in 0.4 days 40.2 of 80.4.
+    points = [PricePoint("jd", "1", price, "CNY", stock, morning - ago * DAY)
+              for ago, price, stock in ((120, 100.0, False), (80, 100.0, True),
+                                        (39.8, 200.0, True))]  # fmt: skip
+    summary = summarize(points, now=morning)
+    assert summary is not None and summary.median_90d == 100
+    assert morning + 0.39 * DAY < summary.valid_until <= morning + 0.4 * DAY
+    assert price_facts(points, now=morning + 0.41 * DAY).median_90d == 200  # type: ignore[union-attr]
+
+
+def test_a_summary_expires_when_its_low_leaves_the_window_or_the_day_turns() -> None:
+    # 60 from 95 to 89 days ago: in the 90 days, dated by the window's start, for a day more.
+    points = steps((200, 100), (95, 60), (89, 100))
+    summary = summarize(points, now=NOW)
+    assert summary is not None and summary.lowest_90d == (60.0, "2026-06-23")
+    midnight = (NOW // DAY + 1) * DAY
+    assert summary.valid_until <= midnight  # the window's start is a day later after it
+    assert summarize(points, now=midnight + 1).lowest_90d == (60.0, "2026-06-24")  # type: ignore[union-attr]
+    assert summarize(points, now=NOW + DAY + 1).lowest_90d == (100.0, "2026-06-24")  # type: ignore[union-attr]

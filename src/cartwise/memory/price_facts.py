@@ -5,17 +5,24 @@ The history is a step function — a point holds until the next one — so "the 
 the time-weighted median over the window (a one-day flash sale does not move it; a price held
 for two months is the usual one), and the lowest price of a window includes the price in force
 when the window began. Out-of-stock stretches count for neither: nobody could buy at them.
+
+`summarize` computes what the facts need from the points once, with the moment until which
+that holds (`PriceSummary.valid_until`); `PriceSummary.facts` then adds what the catalog
+says now (its price, its "was" price). The backends keep one summary per offer, written with
+its points, so reading an offer's facts is one lookup, not 180 points and their arithmetic.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import json
+import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import pairwise
 from operator import attrgetter, itemgetter
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -117,27 +124,61 @@ _price_then_begin = itemgetter(2, 0)
 _observed_at = attrgetter("observed_at")
 
 
-def _lowest(segments: Sequence[tuple[float, float, float]]) -> PriceLow | None:
-    if not segments:
-        return None
-    # Oldest first, so the first of equal lows is the earliest (when it began).
-    begin, _, price = min(segments, key=_price_then_begin)  # prices are stored in cents
-    return PriceLow.model_construct(price=round(price, 2), at=_date(begin))
-
-
 def _weighted_median(segments: Sequence[tuple[float, float, float]]) -> float | None:
+    """The time-weighted median price of `segments`, unrounded."""
     if not segments:
         return None
     ordered = sorted((price, end - begin) for begin, end, price in segments)
     total = sum(weight for _, weight in ordered)
     if total <= 0:
-        return round(ordered[len(ordered) // 2][0], 2)
+        return ordered[len(ordered) // 2][0]
     running = 0.0
     for price, weight in ordered:
         running += weight
         if running >= total / 2:
-            return round(price, 2)
-    return round(ordered[-1][0], 2)
+            return price
+    return ordered[-1][0]
+
+
+def _median_holds(
+    segments: Sequence[tuple[float, float, float]],
+    median: float,
+    *,
+    front: PricePoint | None,
+    last: PricePoint,
+) -> float:
+    """Seconds for which `median` stays the median of the 90-day window as it moves on, while
+    no point crosses the window's start: the stretch in force at the start (`front`, None when
+    the history began inside the window) loses a second of weight per second and the last
+    stretch gains one, so the in-stock weight at or below each price moves linearly.
+
+    The median is the lowest price whose weight at or below it reaches half the total; it
+    holds while that stays so for `median` and stays not so below it. Unix times of this
+    century are multiples of 2**-22 s below 2**31, so every weight and sum here is exact
+    and a tie (weight exactly half) is as stable as the arithmetic that found it."""
+    total = at_or_below = below = 0.0
+    for begin, end, price in segments:
+        weight = end - begin
+        total += weight
+        if price <= median:
+            at_or_below += weight
+            if price < median:
+                below += weight
+    if total <= 0:
+        return 0.0
+    gains = last.price if last.in_stock else None
+    loses = front.price if front is not None and front.in_stock else None
+    grows = (gains is not None) - (loses is not None)  # d(total)/dt
+    rate_at = (gains is not None and gains <= median) - (loses is not None and loses <= median)
+    rate_below = (gains is not None and gains < median) - (loses is not None and loses < median)
+    slack_at = at_or_below - total / 2  # >= 0: the median reaches half
+    slack_below = below - total / 2  # < 0: nothing cheaper does
+    holds = math.inf
+    if (rate := rate_at - grows / 2) < 0:
+        holds = slack_at / -rate
+    if (rate := rate_below - grows / 2) > 0:
+        holds = min(holds, -slack_below / rate)
+    return holds
 
 
 def classify(current: float, low_90d: float | None, usual: float | None) -> Deal:
@@ -153,20 +194,99 @@ def classify(current: float, low_90d: float | None, usual: float | None) -> Deal
     return "usual"
 
 
-def price_facts(
-    points: Sequence[PricePoint],
-    *,
-    now: float,
-    current: float | None = None,
-    currency: str | None = None,
-    was_price: float | None = None,
-) -> PriceFacts | None:
-    """The facts of one offer's points (oldest first); None without points. `current`
-    defaults to the last point's price (the catalog's price, when given, wins)."""
+VALIDITY_MARGIN = 1.0
+"""Seconds a summary gives up before the first moment its facts could change."""
+
+Low = tuple[float, str]
+"""A window's lowest price (rounded) and the ISO date it began."""
+
+
+class PriceSummary(NamedTuple):
+    """What an offer's facts need from its points, as of `computed_at` and until
+    `valid_until`: until then no point leaves a window, no window start passes a midnight
+    (a low or the chart dated by it) and the usual price keeps its value, so every fact is
+    what the points would give (`price_facts`). A new point makes a new summary."""
+
+    computed_at: float
+    valid_until: float
+    currency: str
+    last_price: float
+    """The price of the offer's last point (the current price when the catalog gives none)."""
+    points: int
+    lowest_30d: Low | None
+    lowest_90d: Low | None
+    lowest_180d: Low | None
+    median_90d: float | None
+    highest_180d: float | None
+    """The highest in-stock price of the last 180 days (whether a "was" price was charged)."""
+    chart: list[tuple[str, float]]
+
+    def holds(self, now: float) -> bool:
+        """Whether the facts at `now` are the ones summarized (a later moment only: the
+        horizon is worked out forward)."""
+        return self.computed_at <= now < self.valid_until
+
+    def facts(self, *, current: float | None = None, was_price: float | None = None) -> PriceFacts:
+        """The offer's facts with the catalog's price now (default: the last point's) and
+        its stated "was" price."""
+        current = self.last_price if current is None else current
+        low_90 = _low(self.lowest_90d)
+        seen: bool | None = None
+        if was_price is not None and was_price > 0:
+            floor = was_price * (1 - WAS_PRICE_TOLERANCE)
+            seen = self.highest_180d is not None and self.highest_180d >= floor
+        median = None if self.median_90d is None else round(self.median_90d, 2)
+        # Every value is computed here from typed points: nothing for pydantic to check.
+        return PriceFacts.model_construct(
+            currency=self.currency,
+            current=round(current, 2),
+            points=self.points,
+            lowest_30d=_low(self.lowest_30d),
+            lowest_90d=low_90,
+            lowest_180d=_low(self.lowest_180d),
+            median_90d=median,
+            deal=classify(current, low_90.price if low_90 else None, median),
+            was_price=was_price,
+            was_price_seen=seen,
+            chart=list(self.chart),
+        )
+
+    def dumps(self) -> str:
+        return json.dumps(self, separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> PriceSummary:
+        (computed, until, currency, last, points, low_30, low_90, low_180, median, high,
+         chart) = json.loads(text)  # fmt: skip
+        return cls(
+            computed, until, currency, last, points,
+            None if low_30 is None else (low_30[0], low_30[1]),
+            None if low_90 is None else (low_90[0], low_90[1]),
+            None if low_180 is None else (low_180[0], low_180[1]),
+            median, high, [(day, price) for day, price in chart],
+        )  # fmt: skip
+
+
+def _low(low: Low | None) -> PriceLow | None:
+    return None if low is None else PriceLow.model_construct(price=low[0], at=low[1])
+
+
+def _lowest_of(segments: Sequence[tuple[float, float, float]]) -> Low | None:
+    if not segments:
+        return None
+    # Oldest first, so the first of equal lows is the earliest (when it began).
+    begin, _, price = min(segments, key=_price_then_begin)  # prices are stored in cents
+    return round(price, 2), _date(begin)
+
+
+def summarize(
+    points: Sequence[PricePoint], *, now: float, currency: str | None = None
+) -> PriceSummary | None:
+    """The summary of one offer's points (oldest first) at `now`, over the points in
+    `currency` (default: the last point's); None without points."""
     if not points:
         return None
     last = points[-1]
-    current = last.price if current is None else current
     currency = currency or last.currency
     # One currency per history: a listing that switched currency keeps only that run.
     same = (
@@ -182,26 +302,60 @@ def price_facts(
         in_window == 0 or same[-in_window].observed_at > start_180
     )
     last_90 = _clip(window, start_90)
-    low_90 = _lowest(last_90)
     usual = _weighted_median(last_90)
-    seen: bool | None = None
-    if was_price is not None and was_price > 0:
-        floor = was_price * (1 - WAS_PRICE_TOLERANCE)
-        seen = any(price >= floor for _, _, price in window)
-    # Every value is computed here from typed points: nothing for pydantic to check.
-    return PriceFacts.model_construct(
+    return PriceSummary(
+        computed_at=now,
+        valid_until=_valid_until(same, last_90, usual, now=now),
         currency=currency,
-        current=round(current, 2),
+        last_price=last.price,
         points=in_window + int(in_force),
-        lowest_30d=_lowest(_clip(last_90, start_30)),
-        lowest_90d=low_90,
-        lowest_180d=_lowest(window),
+        lowest_30d=_lowest_of(_clip(last_90, start_30)),
+        lowest_90d=_lowest_of(last_90),
+        lowest_180d=_lowest_of(window),
         median_90d=usual,
-        deal=classify(current, low_90.price if low_90 else None, usual),
-        was_price=was_price,
-        was_price_seen=seen,
+        highest_180d=max((price for _, _, price in window), default=None),
         chart=_chart(window),
     )
+
+
+def _valid_until(
+    same: Sequence[PricePoint],
+    last_90: Sequence[tuple[float, float, float]],
+    usual: float | None,
+    *,
+    now: float,
+) -> float:
+    """The first moment after `now` at which a fact of `same` could differ from its value at
+    `now` (less VALIDITY_MARGIN)."""
+    if not same or same[-1].observed_at > now:
+        return now  # a point after `now`: its stretch has not begun; nothing to keep
+    # A low or the chart's first step that begins at a window's start is dated by it.
+    until = (now // DAY + 1) * DAY
+    for days in (30, 90, 180):
+        # The first point at or after the window's start: when the start passes it, a
+        # stretch leaves the window (and the 180-day count of points moves).
+        first = bisect_left(same, now - days * DAY, key=_observed_at)
+        if first < len(same):
+            until = min(until, same[first].observed_at + days * DAY)
+    if usual is not None:
+        in_force = bisect_right(same, now - 90 * DAY, key=_observed_at) - 1
+        front = same[in_force] if in_force >= 0 else None
+        until = min(until, now + _median_holds(last_90, usual, front=front, last=same[-1]))
+    return until - VALIDITY_MARGIN
+
+
+def price_facts(
+    points: Sequence[PricePoint],
+    *,
+    now: float,
+    current: float | None = None,
+    currency: str | None = None,
+    was_price: float | None = None,
+) -> PriceFacts | None:
+    """The facts of one offer's points (oldest first); None without points. `current`
+    defaults to the last point's price (the catalog's price, when given, wins)."""
+    summary = summarize(points, now=now, currency=currency)
+    return None if summary is None else summary.facts(current=current, was_price=was_price)
 
 
 def _chart(segments: Sequence[tuple[float, float, float]]) -> list[tuple[str, float]]:
@@ -291,7 +445,8 @@ def model_facts(
             for points in histories.values()
             if points and points[-1].in_stock and (rate := fx_to_base.get(points[-1].currency))
         }
-    usual = _weighted_median(_envelope(runs))
+    median = _weighted_median(_envelope(runs))
+    usual = None if median is None else round(median, 2)
     update: dict[str, object] = {"median_90d_base": usual, "offers": len(runs)}
     if current:
         key, now_base = min(current.items(), key=lambda kv: (kv[1], kv[0]))
