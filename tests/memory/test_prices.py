@@ -10,6 +10,7 @@ import pytest
 from cartwise.errors import AccountErased, InvalidInput, NotFound, QuotaExceeded
 from cartwise.memory import create_price_history, create_watch_store
 from cartwise.memory.pinned import PinnedWatches
+from cartwise.memory.price_facts import price_facts
 from cartwise.memory.prices import DAY, PriceHistory, PricePoint, Trigger, WatchStore, new_watch
 from cartwise.settings import Settings
 
@@ -242,6 +243,101 @@ def test_redis_history_in_the_earlier_format_is_converted_at_the_next_ingest(
         assert raw.exists("cw:price:{jd:1}") == 0
         assert history.append_changed([point(80, NOW)]) == [point(80, NOW)]  # back in stock
         assert len(history.points("jd:1")) == 3
+    finally:
+        history.close()
+        raw.close()
+
+
+@pytest.fixture
+def clocked(backend_settings: Settings) -> Iterator[tuple[PriceHistory, list[float]]]:
+    """A history whose ingest-time summaries are dated by a clock the test moves."""
+    clock = [NOW]
+    opened = create_price_history(backend_settings, clock=lambda: clock[0])
+    yield opened, clock
+    opened.close()
+
+
+@pytest.fixture
+def no_recompute(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Counts the summaries the backends make on a read or an ingest (each call's `now`)."""
+    from cartwise.memory.backends import prices_redis, prices_sqlite
+    from cartwise.memory.price_facts import summarize
+
+    made: list[float] = []
+
+    def counted(points: object, *, now: float, currency: str | None = None) -> object:
+        made.append(now)
+        return summarize(points, now=now, currency=currency)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prices_sqlite, "summarize", counted)
+    monkeypatch.setattr(prices_redis, "summarize", counted)
+    return made
+
+
+def test_facts_are_read_from_the_summary_an_ingest_kept(
+    clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
+) -> None:
+    history, _ = clocked
+    history.backfill([point(100, NOW - 200 * DAY), point(60, NOW - 95 * DAY),
+                      point(100, NOW - 89 * DAY)])  # fmt: skip
+    assert no_recompute == [NOW]  # made once, at the ingest
+    facts = history.summaries(["jd:1", "jd:9"], now=NOW + 60)["jd:1"].facts(was_price=130)
+    expected = price_facts(history.points("jd:1"), now=NOW + 60, was_price=130)
+    assert facts == expected and facts.lowest_90d is not None and facts.lowest_90d.price == 60
+    assert no_recompute == [NOW]  # read without touching the points
+
+
+def test_a_new_lower_point_updates_the_summary_at_its_ingest(
+    clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
+) -> None:
+    history, clock = clocked
+    history.append_changed([point(100, NOW - 30 * DAY)])
+    before = history.summaries(["jd:1"], now=NOW)["jd:1"].facts()
+    assert before.lowest_90d is not None and before.lowest_90d.price == 100
+    clock[0] = NOW + 60
+    history.append_changed([point(79, NOW + 60)])
+    made = len(no_recompute)
+    after = history.summaries(["jd:1"], now=NOW + 120)["jd:1"].facts()
+    assert after.lowest_90d is not None and after.lowest_90d.price == 79
+    assert after.deal == "lowest_90d" and after.current == 79
+    assert len(no_recompute) == made  # the ingest renewed it; the read only read it
+
+
+def test_a_summary_the_window_has_moved_past_is_made_anew_and_kept(
+    clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
+) -> None:
+    history, _ = clocked
+    history.backfill([point(100, NOW - 200 * DAY), point(60, NOW - 95 * DAY),
+                      point(100, NOW - 89 * DAY)])  # fmt: skip
+    kept = history.summaries(["jd:1"], now=NOW)["jd:1"]
+    later = NOW + 2 * DAY  # the 60 has left the 90 days
+    assert not kept.holds(later)
+    moved = history.summaries(["jd:1"], now=later)["jd:1"].facts()
+    assert moved == price_facts(history.points("jd:1"), now=later)
+    assert moved.lowest_90d is not None and moved.lowest_90d.price == 100
+    assert no_recompute[-1] == later
+    made = len(no_recompute)
+    assert history.summaries(["jd:1"], now=later + 1)["jd:1"].facts().lowest_90d == moved.lowest_90d
+    assert len(no_recompute) == made  # the new one was kept
+
+
+@pytest.mark.redis
+def test_redis_never_takes_a_summary_of_fewer_points_for_the_current_one(clean_redis: str) -> None:
+    import redis
+
+    from cartwise.memory.backends.prices_redis import RedisPriceHistory
+
+    history = RedisPriceHistory(clean_redis, clock=lambda: NOW)
+    raw = redis.Redis.from_url(clean_redis)
+    try:
+        history.append_changed([point(100, NOW - DAY)])
+        older = raw.get("cw:pricesum:{jd:1}")
+        history.append_changed([point(70, NOW)])
+        assert older is not None and older != raw.get("cw:pricesum:{jd:1}")
+        raw.set("cw:pricesum:{jd:1}", older)  # a slower ingest's summary, written last
+        facts = history.summaries(["jd:1"], now=NOW + 1)["jd:1"].facts()
+        assert facts.current == 70 and facts.lowest_30d is not None
+        assert facts.lowest_30d.price == 70
     finally:
         history.close()
         raw.close()

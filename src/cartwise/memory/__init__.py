@@ -6,11 +6,14 @@ backend modules are imported only when selected, the other names on first use.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from cartwise.faces import lazy_face
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cartwise.embedding.base import Embedder
     from cartwise.memory.price_recorder import PriceRecorder
     from cartwise.memory.prices import PriceHistory, WatchStore
@@ -98,8 +101,11 @@ def create_session_store(settings: Settings) -> SessionStore:
     )
 
 
-def create_price_history(settings: Settings) -> PriceHistory:
-    """The configured price history (SQLite `prices.sqlite3`, or Redis)."""
+def create_price_history(
+    settings: Settings, *, clock: Callable[[], float] = time.time
+) -> PriceHistory:
+    """The configured price history (SQLite `prices.sqlite3`, or Redis). `clock` dates the
+    summaries an ingest keeps with the points it writes."""
     if settings.store_backend == "redis":
         from cartwise.memory.backends.prices_redis import RedisPriceHistory
 
@@ -107,10 +113,11 @@ def create_price_history(settings: Settings) -> PriceHistory:
             settings.redis_url,
             timeout=settings.redis_timeout_seconds,
             max_connections=settings.redis_max_connections,
+            clock=clock,
         )
     from cartwise.memory.backends.prices_sqlite import SqlitePriceHistory
 
-    return SqlitePriceHistory(settings.home / "prices.sqlite3")
+    return SqlitePriceHistory(settings.home / "prices.sqlite3", clock=clock)
 
 
 def create_watch_store(settings: Settings) -> WatchStore:

@@ -14,11 +14,14 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
 from cartwise.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from cartwise.memory.price_facts import PriceSummary
 
 DAY = 86_400.0
 
@@ -75,6 +78,12 @@ class PriceHistory(Protocol):
 
     def latest(self, keys: Iterable[str]) -> dict[str, PricePoint]:
         """The last point of each offer that has one."""
+        ...
+
+    def summaries(self, keys: Iterable[str], *, now: float) -> dict[str, PriceSummary]:
+        """Each offer's summary at `now` (`price_facts.summarize`): the one kept with its
+        points while it holds, else one made from the points (and kept); offers without
+        points are absent. Appending or backfilling an offer's points renews its summary."""
         ...
 
     def close(self) -> None: ...

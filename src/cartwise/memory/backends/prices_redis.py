@@ -11,6 +11,13 @@ change, and nothing is ever rewritten. A batch is one pipeline of those calls. A
 still kept in the earlier sorted-set format (`cw:price:{…}`) is converted, once, when an
 ingest first asks for its last point.
 
+Summaries: `cw:pricesum:{<platform:item_id>}` holds the offer's `PriceSummary` as
+`<length>|<json>`, `length` the size of the points string it was made from. An ingest that
+writes points writes the summary after them; reading facts is one MGET of the summary and
+the points (same hash tag, so one slot on a cluster), and the summary is used when it holds
+at that moment and its length is the string's: a summary written late by a slower ingest, or
+for fewer points, is never taken for the current one. Otherwise the read makes it anew.
+
 Watches: `cw:{user}:watches` (id → watch JSON), `cw:{user}:alerts` (id → alert JSON),
 `cw:{user}:webhook` and `cw:{user}:watchgen` (the generation `erase` moves the user to; a
 write for an older one is refused), all under the user's hash tag;
@@ -27,11 +34,12 @@ import hashlib
 import struct
 import time
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cartwise.errors import AccountErased, NotFound, QuotaExceeded
 from cartwise.memory.backends.common import NamespaceVersion
+from cartwise.memory.price_facts import PriceSummary, summarize
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -138,6 +146,10 @@ def _offer_key(offer: str) -> str:
     return f"cw:pricepts:{{{offer}}}"
 
 
+def _summary_key(offer: str) -> str:
+    return f"cw:pricesum:{{{offer}}}"
+
+
 def _earlier_key(offer: str) -> str:
     """Where the offer's history was kept before the packed format (a sorted set)."""
     return f"cw:price:{{{offer}}}"
@@ -176,9 +188,11 @@ class RedisPriceHistory:
         *,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._redis = RedisConnection(url, timeout=timeout, max_connections=max_connections)
         self._scripts: dict[str, Any] = {}
+        self._clock = clock
 
     def _run_each(
         self, script: str, calls: Sequence[tuple[str, Sequence[str | bytes]]]
@@ -202,7 +216,16 @@ class RedisPriceHistory:
             return []
         calls = [(_offer_key(p.key), (repr(p.observed_at), _record(p))) for p in points]
         results = self._run_each(_APPEND_LUA, calls)
-        return [p for p, added in zip(points, results, strict=True) if added]
+        appended = [p for p, added in zip(points, results, strict=True) if added]
+        offers = sorted({p.key for p in appended})
+        if offers:
+            with self._redis.guard():
+                pipe = self._redis.client.pipeline(transaction=False)
+                for offer in offers:
+                    pipe.get(_offer_key(offer))
+                packed = pipe.execute()
+            self._keep_summaries(zip(offers, packed, strict=True))
+        return appended
 
     def backfill(self, points: Sequence[PricePoint]) -> int:
         by_offer: dict[str, list[PricePoint]] = {}
@@ -210,11 +233,39 @@ class RedisPriceHistory:
             by_offer.setdefault(point.key, []).append(point)
         if not by_offer:
             return 0
-        calls: list[tuple[str, Sequence[str | bytes]]] = []
-        for offer, offer_points in by_offer.items():
-            ordered = sorted(offer_points, key=lambda p: p.observed_at)
-            calls.append((_offer_key(offer), (b"".join(_record(p) for p in ordered),)))
-        return int(sum(self._run_each(_BACKFILL_LUA, calls)))
+        packed = {
+            offer: b"".join(_record(p) for p in sorted(offer_points, key=lambda p: p.observed_at))
+            for offer, offer_points in by_offer.items()
+        }
+        calls = [(_offer_key(offer), (records,)) for offer, records in packed.items()]
+        written = self._run_each(_BACKFILL_LUA, calls)
+        self._keep_summaries(
+            (offer, records)
+            for (offer, records), count in zip(packed.items(), written, strict=True)
+            if count
+        )
+        return int(sum(written))
+
+    def _keep_summaries(self, packed: Iterable[tuple[str, bytes | None]]) -> None:
+        """Each offer's summary of its points string, as of now (or its last point, when a
+        test's clock is behind)."""
+        clock = self._clock()
+        values = {}
+        for offer, records in packed:
+            points = _decode(offer, records) if records else []
+            if records and points:
+                summary = summarize(points, now=max(clock, points[-1].observed_at))
+                if summary is not None:
+                    values[offer] = _summary_value(summary, records)
+        if values:
+            self._set_summaries(values)
+
+    def _set_summaries(self, values: Mapping[str, bytes]) -> None:
+        with self._redis.guard():
+            pipe = self._redis.client.pipeline(transaction=False)
+            for offer, value in values.items():
+                pipe.set(_summary_key(offer), value)
+            pipe.execute()
 
     def points(self, key: str, *, since: float = 0.0) -> list[PricePoint]:
         with self._redis.guard():
@@ -236,6 +287,39 @@ class RedisPriceHistory:
         for offer, packed in zip(wanted, results, strict=True):
             if packed and (points := _decode(offer, packed, since)):
                 found[offer] = points
+        return found
+
+    def summaries(self, keys: Iterable[str], *, now: float) -> dict[str, PriceSummary]:
+        wanted = sorted(set(keys))
+        if not wanted:
+            return {}
+        with self._redis.guard():
+            client = self._redis.client
+            if len(wanted) == 1:  # one offer's facts: one command, no pipeline to build
+                results = [client.mget(_summary_key(wanted[0]), _offer_key(wanted[0]))]
+            else:  # a cluster's pipelines take no MGET: two GETs, still one round trip
+                pipe = client.pipeline(transaction=False)
+                for offer in wanted:
+                    pipe.get(_summary_key(offer))
+                    pipe.get(_offer_key(offer))
+                replies = pipe.execute()
+                results = list(zip(replies[::2], replies[1::2], strict=True))
+        found: dict[str, PriceSummary] = {}
+        renewed: dict[str, bytes] = {}
+        for offer, (kept, packed) in zip(wanted, results, strict=True):
+            if not packed:
+                continue
+            if kept:
+                length, _, text = kept.partition(b"|")
+                summary = PriceSummary.loads(text)
+                if int(length) == len(packed) and summary.holds(now):
+                    found[offer] = summary
+                    continue
+            if (made := summarize(_decode(offer, packed), now=now)) is not None:
+                found[offer] = made
+                renewed[offer] = _summary_value(made, packed)
+        if renewed:
+            self._set_summaries(renewed)
         return found
 
     def latest(self, keys: Iterable[str]) -> dict[str, PricePoint]:
@@ -279,6 +363,10 @@ class RedisPriceHistory:
 
     def close(self) -> None:
         self._redis.close()
+
+
+def _summary_value(summary: PriceSummary, packed: bytes) -> bytes:
+    return f"{len(packed)}|{summary.dumps()}".encode()
 
 
 def _index_key(model: str) -> str:

@@ -1,7 +1,10 @@
 """The embedded backend of the price seams: points and watches in one SQLite file.
 
 `price_latest` mirrors each offer's last point, so deciding which of a batch changed is one
-indexed read per batch instead of a scan of the history. A watch fires inside the same
+indexed read per batch instead of a scan of the history. `price_summaries` keeps each
+offer's `PriceSummary`, made in the transaction that writes its points, so reading an
+offer's facts is one row; a read that finds it expired makes a new one from the points and
+keeps it unless a point was written meanwhile. A watch fires inside the same
 `BEGIN IMMEDIATE` transaction that writes its alert: two ingests (processes) offering the
 same watch serialize, and the second finds it fired. `user_generations` is the memory
 files' own table: an erase moves the user to a new generation, and a watch or webhook
@@ -13,12 +16,12 @@ from __future__ import annotations
 import builtins
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
-from cartwise.errors import NotFound, QuotaExceeded
+from cartwise.errors import NotFound, QuotaExceeded, StoreUnavailable
 from cartwise.memory.backends.sqlite import (
     _GENERATIONS_SCHEMA,
     _check_generation,
@@ -26,6 +29,7 @@ from cartwise.memory.backends.sqlite import (
     _new_generation,
     _SqliteDatabase,
 )
+from cartwise.memory.price_facts import PriceSummary, summarize
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -51,6 +55,12 @@ CREATE TABLE IF NOT EXISTS price_latest (
     price REAL NOT NULL,
     currency TEXT NOT NULL,
     in_stock INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS price_summaries (
+    offer TEXT PRIMARY KEY,
+    computed_at REAL NOT NULL,
+    valid_until REAL NOT NULL,
+    summary TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS watches (
     id TEXT PRIMARY KEY,
@@ -107,11 +117,27 @@ def _point(offer: str, row: tuple[float, float, str, int]) -> PricePoint:
     return PricePoint(platform, item_id, row[1], row[2], bool(row[3]), row[0])
 
 
+def _history(offer: str, rows: Iterable[tuple[float, float, str, int]]) -> list[PricePoint]:
+    """Rows (observed_at, price, currency, in_stock) of one offer as points. Tuples built
+    without the NamedTuple constructor's argument parsing (a third of a 180-point read)."""
+    platform, item_id = _split(offer)
+    new = tuple.__new__
+    return [new(PricePoint, (platform, item_id, p, c, s == 1, t)) for t, p, c, s in rows]
+
+
+def _whole(run: Sequence[PricePoint]) -> list[PricePoint]:
+    """A new offer's backfilled points as `price_points` keeps them: in time order, the first
+    of two at one moment (INSERT OR IGNORE)."""
+    ordered = sorted(run, key=_observed_at)  # stable: the first written stays first
+    return [p for i, p in enumerate(ordered) if i == 0 or p[5] != ordered[i - 1][5]]
+
+
 class SqlitePriceHistory:
     """`PriceHistory` in `<home>/prices.sqlite3`."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
         self._db = _SqliteDatabase(path, _SCHEMA)
+        self._clock = clock
 
     def append_changed(self, points: Sequence[PricePoint]) -> list[PricePoint]:
         if not points:
@@ -127,7 +153,10 @@ class SqlitePriceHistory:
                     continue
                 appended.append(point)
                 last[point.key] = point
-            self._write(conn, appended)
+            runs = _runs(appended)
+            self._write_runs(conn, runs)
+            offers = sorted({offer for offer, _ in runs})
+            self._keep_summaries(conn, self._points_many(conn, offers, 0.0))
         return appended
 
     def backfill(self, points: Sequence[PricePoint]) -> int:
@@ -138,11 +167,28 @@ class SqlitePriceHistory:
             known = self._latest(conn, sorted({offer for offer, _ in runs}))
             fresh = [(offer, run) for offer, run in runs if offer not in known]
             self._write_runs(conn, fresh)
+            # The offers are new: their points are all in hand, no need to read them back.
+            pasts: dict[str, list[PricePoint]] = {}
+            for offer, run in fresh:
+                pasts.setdefault(offer, []).extend(run)
+            self._keep_summaries(conn, {offer: _whole(run) for offer, run in pasts.items()})
         return sum(len(run) for _, run in fresh)
 
-    @classmethod
-    def _write(cls, conn: sqlite3.Connection, points: Sequence[PricePoint]) -> None:
-        cls._write_runs(conn, _runs(points))
+    def _keep_summaries(
+        self, conn: sqlite3.Connection, histories: Mapping[str, Sequence[PricePoint]]
+    ) -> None:
+        """Each offer's summary as of now (or its last point, when a test's clock is behind)."""
+        clock = self._clock()
+        rows = []
+        for offer, points in histories.items():
+            summary = summarize(points, now=max(clock, points[-1].observed_at))
+            if summary is not None:
+                rows.append((offer, summary.computed_at, summary.valid_until, summary.dumps()))
+        conn.executemany(
+            "INSERT OR REPLACE INTO price_summaries (offer, computed_at, valid_until, summary)"
+            " VALUES (?, ?, ?, ?)",
+            rows,
+        )
 
     @staticmethod
     def _write_runs(
@@ -192,31 +238,72 @@ class SqlitePriceHistory:
                 " WHERE offer = ? AND observed_at >= ? ORDER BY observed_at",
                 (key, since),
             ).fetchall()
-        platform, item_id = _split(key)
-        # Tuples built without the NamedTuple constructor's argument parsing (a third of a
-        # 180-point read).
-        new = tuple.__new__
-        return [new(PricePoint, (platform, item_id, p, c, s == 1, t)) for t, p, c, s in rows]
+        return _history(key, rows)
 
     def points_many(
         self, keys: Iterable[str], *, since: float = 0.0
     ) -> dict[str, list[PricePoint]]:
-        wanted = sorted(set(keys))
-        found: dict[str, list[PricePoint]] = {}
         with self._db.read() as conn:
-            for chunk in _chunks(wanted):
-                marks = ",".join("?" * len(chunk))
-                for offer, *row in conn.execute(
-                    "SELECT offer, observed_at, price, currency, in_stock FROM price_points"
-                    f" WHERE offer IN ({marks}) AND observed_at >= ? ORDER BY offer, observed_at",
-                    [*chunk, since],
-                ):
-                    found.setdefault(offer, []).append(_point(offer, tuple(row)))
+            return self._points_many(conn, sorted(set(keys)), since)
+
+    @staticmethod
+    def _points_many(
+        conn: sqlite3.Connection, offers: Sequence[str], since: float
+    ) -> dict[str, list[PricePoint]]:
+        found: dict[str, list[PricePoint]] = {}
+        for chunk in _chunks(offers):
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                "SELECT offer, observed_at, price, currency, in_stock FROM price_points"
+                f" WHERE offer IN ({marks}) AND observed_at >= ? ORDER BY offer, observed_at",
+                [*chunk, since],
+            )
+            for offer, run in groupby(rows, key=itemgetter(0)):
+                found[offer] = _history(offer, (row[1:] for row in run))
         return found
 
     def latest(self, keys: Iterable[str]) -> dict[str, PricePoint]:
         with self._db.read() as conn:
             return self._latest(conn, sorted(set(keys)))
+
+    def summaries(self, keys: Iterable[str], *, now: float) -> dict[str, PriceSummary]:
+        wanted = sorted(set(keys))
+        found: dict[str, PriceSummary] = {}
+        with self._db.read() as conn:
+            for chunk in _chunks(wanted):
+                marks = ",".join("?" * len(chunk))
+                for offer, text in conn.execute(
+                    "SELECT offer, summary FROM price_summaries WHERE offer IN"
+                    f" ({marks}) AND computed_at <= ? AND valid_until > ?",
+                    [*chunk, now, now],
+                ):
+                    found[offer] = PriceSummary.loads(text)
+            stale = [offer for offer in wanted if offer not in found]
+            histories = self._points_many(conn, stale, 0.0) if stale else {}
+        if not histories:
+            return found
+        made = {}
+        for offer, points in histories.items():
+            if (summary := summarize(points, now=now)) is not None:
+                made[offer] = summary
+        found.update(made)
+        try:
+            with self._db.write() as conn:
+                # Kept only when no point came meanwhile: its ingest made a newer summary.
+                latest = self._latest(conn, sorted(made))
+                conn.executemany(
+                    "INSERT OR REPLACE INTO price_summaries"
+                    " (offer, computed_at, valid_until, summary) VALUES (?, ?, ?, ?)",
+                    [
+                        (offer, summary.computed_at, summary.valid_until, summary.dumps())
+                        for offer, summary in made.items()
+                        if offer in latest
+                        and latest[offer].observed_at == histories[offer][-1].observed_at
+                    ],
+                )
+        except StoreUnavailable:
+            pass  # busy with an ingest: the summaries are right, the next read keeps them
+        return found
 
     def close(self) -> None:
         self._db.close()
