@@ -23,8 +23,9 @@ from cartwise.memory.price_facts import (
     Deal,
     ModelPriceFacts,
     PriceFacts,
+    PriceSummary,
     model_facts,
-    price_facts,
+    summarize,
     was_price,
 )
 from cartwise.memory.prices import PriceHistory, PricePoint, Watch, WatchStore, new_watch
@@ -79,24 +80,38 @@ def offer_facts(
 ) -> dict[str, PriceFacts]:
     """The facts of each product's history (`platform:item_id` → facts); none for an offer
     without points, and none at all when the history is off or cannot be read (a turn never
-    fails for want of a chart). `points`: the histories, read already."""
+    fails for want of a chart). Read from the offers' kept summaries (one batched read),
+    unless `points` holds the histories already."""
     if history is None or not products:
         return {}
     now = time.time() if now is None else now
     if points is None:
-        points = _read(history, [p.key for p in products])
+        summaries = _summaries(history, [p.key for p in products], now)
+        # A summary is of its history's last currency; a listing now in another is rare
+        # (its ingest appends a point in it) and is read off its points.
+        other = [
+            p.key for p in products if (s := summaries.get(p.key)) and s.currency != p.currency
+        ]
+        points = _read(history, other) if other else {}
+    else:
+        summaries = {}
     found: dict[str, PriceFacts] = {}
     for product in products:
-        facts = price_facts(
-            points.get(product.key, []),
-            now=now,
-            current=product.price,
-            currency=product.currency,
-            was_price=was_price(product),
-        )
-        if facts is not None:
-            found[product.key] = facts
+        summary = summaries.get(product.key)
+        if summary is None or summary.currency != product.currency:
+            summary = summarize(points.get(product.key, []), now=now, currency=product.currency)
+        if summary is not None:
+            found[product.key] = summary.facts(current=product.price, was_price=was_price(product))
     return found
+
+
+def _summaries(history: PriceHistory, keys: Sequence[str], now: float) -> dict[str, PriceSummary]:
+    """The offers' summaries in one batched read; none when it cannot be read."""
+    try:
+        return history.summaries(keys, now=now)
+    except CartwiseError as exc:
+        logger.warning("price history unavailable: %s", exc)
+        return {}
 
 
 def _read(history: PriceHistory, keys: Sequence[str]) -> Mapping[str, Sequence[PricePoint]]:
@@ -155,17 +170,15 @@ def picks_price_facts(
     *,
     now: float | None = None,
 ) -> tuple[dict[str, PriceFacts], dict[str, ModelPriceFacts]]:
-    """`offer_facts` of the picks and `model_lows` of their models from one read of every
-    offer's history (the picks' own offers are among their models')."""
+    """`offer_facts` of the picks (off their kept summaries) and `model_lows` of their
+    models (off one read of every offer's points: the lows across platforms need them)."""
     if history is None or not picks:
         return {}, {}
     now = time.time() if now is None else now
-    keys = {key for offers in _model_offers(picks).values() for key in offers}
-    points = _read(history, sorted(keys | {p.candidate.product.key for p in picks}))
     products = [p.candidate.product for p in picks]
     return (
-        offer_facts(history, products, now=now, points=points),
-        model_lows(history, picks, fx_to_base, now=now, points=points),
+        offer_facts(history, products, now=now),
+        model_lows(history, picks, fx_to_base, now=now),
     )
 
 
