@@ -298,51 +298,55 @@ def summarize(
         if all(p.currency == currency for p in points)
         else [p for p in points if p.currency == currency]
     )
+    times = [p.observed_at for p in same]
     start_180, start_90, start_30 = now - 180 * DAY, now - 90 * DAY, now - 30 * DAY
     # One pass: the in-stock stretches of 180 days; the shorter windows are clips of it.
     window = _segments(same, start_180, now)
-    in_window = len(same) - bisect_left(same, start_180, key=_observed_at)
-    in_force = in_window < len(same) and (
-        in_window == 0 or same[-in_window].observed_at > start_180
-    )
+    in_window = len(same) - bisect_left(times, start_180)
+    in_force = in_window < len(same) and (in_window == 0 or times[-in_window] > start_180)
     last_90 = _clip(window, start_90)
     usual = _weighted_median(last_90)
-    return PriceSummary(
-        computed_at=now,
-        valid_until=_valid_until(same, last_90, usual, now=now),
-        currency=currency,
-        last_price=last.price,
-        points=in_window + int(in_force),
-        lowest_30d=_lowest_of(_clip(last_90, start_30)),
-        lowest_90d=_lowest_of(last_90),
-        lowest_180d=_lowest_of(window),
-        median_90d=usual,
-        highest_180d=max((price for _, _, price in window), default=None),
-        chart=_chart(window),
+    # Built as a plain tuple: an ingest of the demo catalog makes ~18k of them.
+    return tuple.__new__(
+        PriceSummary,
+        (
+            now,
+            _valid_until(same, times, last_90, usual, now=now),
+            currency,
+            last.price,
+            in_window + int(in_force),
+            _lowest_of(_clip(last_90, start_30)),
+            _lowest_of(last_90),
+            _lowest_of(window),
+            usual,
+            max([price for _, _, price in window]) if window else None,
+            _chart(window),
+        ),
     )
 
 
 def _valid_until(
     same: Sequence[PricePoint],
+    times: Sequence[float],
     last_90: Sequence[tuple[float, float, float]],
     usual: float | None,
     *,
     now: float,
 ) -> float:
-    """The first moment after `now` at which a fact of `same` could differ from its value at
-    `now` (less VALIDITY_MARGIN)."""
-    if not same or same[-1].observed_at > now:
+    """The first moment after `now` at which a fact of `same` (observed at `times`) could
+    differ from its value at `now`, less VALIDITY_MARGIN."""
+    if not times or times[-1] > now:
         return now  # a point after `now`: its stretch has not begun; nothing to keep
     # A low or the chart's first step that begins at a window's start is dated by it.
     until = (now // DAY + 1) * DAY
-    for days in (30, 90, 180):
+    for days in (30.0, 90.0, 180.0):
         # The first point at or after the window's start: when the start passes it, a
         # stretch leaves the window (and the 180-day count of points moves).
-        first = bisect_left(same, now - days * DAY, key=_observed_at)
-        if first < len(same):
-            until = min(until, same[first].observed_at + days * DAY)
+        first = bisect_left(times, now - days * DAY)
+        if first < len(times) and times[first] + days * DAY < until:
+            until = times[first] + days * DAY
     if usual is not None:
-        in_force = bisect_right(same, now - 90 * DAY, key=_observed_at) - 1
+        in_force = bisect_right(times, now - 90 * DAY) - 1
         front = same[in_force] if in_force >= 0 else None
         until = min(until, now + _median_holds(last_90, usual, front=front, last=same[-1]))
     return until - VALIDITY_MARGIN
