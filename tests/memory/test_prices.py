@@ -274,16 +274,24 @@ def no_recompute(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     return made
 
 
+def wobble(*, before: float, count: int = 41) -> list[PricePoint]:
+    """`count` daily points alternating 100 and 101, the last a day before `before`: a
+    history long enough for its summary to be kept (and, odd, not one whose usual price
+    is a tie about to tip)."""
+    return [point(100 + i % 2, before - (count - i) * DAY) for i in range(count)]
+
+
 def test_facts_are_read_from_the_summary_an_ingest_kept(
     clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
 ) -> None:
     history, _ = clocked
-    history.backfill([point(100, NOW - 200 * DAY), point(60, NOW - 95 * DAY),
+    history.backfill([*wobble(before=NOW - 185 * DAY), point(60, NOW - 95 * DAY),
                       point(100, NOW - 89 * DAY)])  # fmt: skip
     assert no_recompute == [NOW]  # made once, at the ingest
     facts = history.summaries(["jd:1", "jd:9"], now=NOW + 60)["jd:1"].facts(was_price=130)
     expected = price_facts(history.points("jd:1"), now=NOW + 60, was_price=130)
     assert facts == expected and facts.lowest_90d is not None and facts.lowest_90d.price == 60
+    assert facts.points == 3 and facts.was_price_seen is False
     assert no_recompute == [NOW]  # read without touching the points
 
 
@@ -291,13 +299,14 @@ def test_a_new_lower_point_updates_the_summary_at_its_ingest(
     clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
 ) -> None:
     history, clock = clocked
-    history.append_changed([point(100, NOW - 30 * DAY)])
+    history.append_changed(wobble(before=NOW))
     before = history.summaries(["jd:1"], now=NOW)["jd:1"].facts()
     assert before.lowest_90d is not None and before.lowest_90d.price == 100
     clock[0] = NOW + 60
     history.append_changed([point(79, NOW + 60)])
     made = len(no_recompute)
     after = history.summaries(["jd:1"], now=NOW + 120)["jd:1"].facts()
+    assert after == price_facts(history.points("jd:1"), now=NOW + 120)
     assert after.lowest_90d is not None and after.lowest_90d.price == 79
     assert after.deal == "lowest_90d" and after.current == 79
     assert len(no_recompute) == made  # the ingest renewed it; the read only read it
@@ -307,7 +316,7 @@ def test_a_summary_the_window_has_moved_past_is_made_anew_and_kept(
     clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
 ) -> None:
     history, _ = clocked
-    history.backfill([point(100, NOW - 200 * DAY), point(60, NOW - 95 * DAY),
+    history.backfill([*wobble(before=NOW - 185 * DAY), point(60, NOW - 95 * DAY),
                       point(100, NOW - 89 * DAY)])  # fmt: skip
     kept = history.summaries(["jd:1"], now=NOW)["jd:1"]
     later = NOW + 2 * DAY  # the 60 has left the 90 days
@@ -321,6 +330,19 @@ def test_a_summary_the_window_has_moved_past_is_made_anew_and_kept(
     assert len(no_recompute) == made  # the new one was kept
 
 
+def test_a_short_history_is_summarized_at_each_read_and_never_kept(
+    clocked: tuple[PriceHistory, list[float]], no_recompute: list[float]
+) -> None:
+    history, _ = clocked
+    history.append_changed([point(100, NOW - 20 * DAY)])
+    history.append_changed([point(80, NOW - DAY)])
+    assert no_recompute == []  # nothing kept at the ingests
+    for now in (NOW, NOW + 1):
+        facts = history.summaries(["jd:1"], now=now)["jd:1"].facts()
+        assert facts == price_facts(history.points("jd:1"), now=now)
+    assert no_recompute == [NOW, NOW + 1]
+
+
 @pytest.mark.redis
 def test_redis_never_takes_a_summary_of_fewer_points_for_the_current_one(clean_redis: str) -> None:
     import redis
@@ -330,7 +352,7 @@ def test_redis_never_takes_a_summary_of_fewer_points_for_the_current_one(clean_r
     history = RedisPriceHistory(clean_redis, clock=lambda: NOW)
     raw = redis.Redis.from_url(clean_redis)
     try:
-        history.append_changed([point(100, NOW - DAY)])
+        history.append_changed(wobble(before=NOW))
         older = raw.get("cw:pricesum:{jd:1}")
         history.append_changed([point(70, NOW)])
         assert older is not None and older != raw.get("cw:pricesum:{jd:1}")

@@ -8,8 +8,9 @@ when the window began. Out-of-stock stretches count for neither: nobody could bu
 
 `summarize` computes what the facts need from the points once, with the moment until which
 that holds (`PriceSummary.valid_until`); `PriceSummary.facts` then adds what the catalog
-says now (its price, its "was" price). The backends keep one summary per offer, written with
-its points, so reading an offer's facts is one lookup, not 180 points and their arithmetic.
+says now (its price, its "was" price). The backends keep one summary per offer of at least
+KEPT_FROM_POINTS points, written with its points, so reading the facts of a long history is
+one lookup, not 180 points and their arithmetic.
 """
 
 from __future__ import annotations
@@ -193,6 +194,11 @@ def classify(current: float, low_90d: float | None, usual: float | None) -> Deal
         return "above_usual"
     return "usual"
 
+
+KEPT_FROM_POINTS = 32
+"""The shortest history whose summary a backend keeps. A shorter one is summarized from its
+points at each read, which costs about what reading a kept summary does; so the demo
+catalog's ~18k offers (about 8 points each) cost their first ingest no summaries."""
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 """One encoder for every summary: `json.dumps` with options builds one per call (a third of

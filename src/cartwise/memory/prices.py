@@ -82,8 +82,9 @@ class PriceHistory(Protocol):
 
     def summaries(self, keys: Iterable[str], *, now: float) -> dict[str, PriceSummary]:
         """Each offer's summary at `now` (`price_facts.summarize`): the one kept with its
-        points while it holds, else one made from the points (and kept); offers without
-        points are absent. Appending or backfilling an offer's points renews its summary."""
+        points while it holds, else one made from the points (and kept, for a history of
+        KEPT_FROM_POINTS points or more); offers without points are absent. Appending or
+        backfilling an offer's points renews its kept summary."""
         ...
 
     def close(self) -> None: ...

@@ -11,7 +11,8 @@ change, and nothing is ever rewritten. A batch is one pipeline of those calls. A
 still kept in the earlier sorted-set format (`cw:price:{…}`) is converted, once, when an
 ingest first asks for its last point.
 
-Summaries: `cw:pricesum:{<platform:item_id>}` holds the offer's `PriceSummary` as
+Summaries: `cw:pricesum:{<platform:item_id>}` holds the `PriceSummary` of an offer of at
+least KEPT_FROM_POINTS points as
 `<length>|<json>`, `length` the size of the points string it was made from. An ingest that
 writes points writes the summary after them; reading facts is one MGET of the summary and
 the points (same hash tag, so one slot on a cluster), and the summary is used when it holds
@@ -39,7 +40,7 @@ from typing import Any
 
 from cartwise.errors import AccountErased, NotFound, QuotaExceeded
 from cartwise.memory.backends.common import NamespaceVersion
-from cartwise.memory.price_facts import PriceSummary, summarize
+from cartwise.memory.price_facts import KEPT_FROM_POINTS, PriceSummary, summarize
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -247,12 +248,13 @@ class RedisPriceHistory:
         return int(sum(written))
 
     def _keep_summaries(self, packed: Iterable[tuple[str, bytes | None]]) -> None:
-        """Each offer's summary of its points string, as of now (or its last point, when a
-        test's clock is behind)."""
+        """Each long history's summary of its points string, as of now (or its last point,
+        when a test's clock is behind)."""
         clock = self._clock()
         values = {}
         for offer, records in packed:
-            points = _decode(offer, records) if records else []
+            long = records is not None and len(records) >= KEPT_FROM_POINTS * _RECORD.size
+            points = _decode(offer, records) if records and long else []
             if records and points:
                 summary = summarize(points, now=max(clock, points[-1].observed_at))
                 if summary is not None:
@@ -317,7 +319,8 @@ class RedisPriceHistory:
                     continue
             if (made := summarize(_decode(offer, packed), now=now)) is not None:
                 found[offer] = made
-                renewed[offer] = _summary_value(made, packed)
+                if len(packed) >= KEPT_FROM_POINTS * _RECORD.size:
+                    renewed[offer] = _summary_value(made, packed)
         if renewed:
             self._set_summaries(renewed)
         return found

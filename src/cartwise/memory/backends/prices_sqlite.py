@@ -1,9 +1,9 @@
 """The embedded backend of the price seams: points and watches in one SQLite file.
 
 `price_latest` mirrors each offer's last point, so deciding which of a batch changed is one
-indexed read per batch instead of a scan of the history. `price_summaries` keeps each
-offer's `PriceSummary`, made in the transaction that writes its points, so reading an
-offer's facts is one row; a read that finds it expired makes a new one from the points and
+indexed read per batch instead of a scan of the history. `price_summaries` keeps the
+`PriceSummary` of each offer of KEPT_FROM_POINTS points or more, made in the transaction
+that writes its points, so reading such an offer's facts is one row; a read that finds it expired makes a new one from the points and
 keeps it unless a point was written meanwhile. A watch fires inside the same
 `BEGIN IMMEDIATE` transaction that writes its alert: two ingests (processes) offering the
 same watch serialize, and the second finds it fired. `user_generations` is the memory
@@ -29,7 +29,7 @@ from cartwise.memory.backends.sqlite import (
     _new_generation,
     _SqliteDatabase,
 )
-from cartwise.memory.price_facts import PriceSummary, summarize
+from cartwise.memory.price_facts import KEPT_FROM_POINTS, PriceSummary, summarize
 from cartwise.memory.prices import (
     Alert,
     PricePoint,
@@ -171,16 +171,22 @@ class SqlitePriceHistory:
             pasts: dict[str, list[PricePoint]] = {}
             for offer, run in fresh:
                 pasts.setdefault(offer, []).extend(run)
-            self._keep_summaries(conn, {offer: _whole(run) for offer, run in pasts.items()})
+            self._keep_summaries(
+                conn,
+                {o: _whole(run) for o, run in pasts.items() if len(run) >= KEPT_FROM_POINTS},
+            )
         return sum(len(run) for _, run in fresh)
 
     def _keep_summaries(
         self, conn: sqlite3.Connection, histories: Mapping[str, Sequence[PricePoint]]
     ) -> None:
-        """Each offer's summary as of now (or its last point, when a test's clock is behind)."""
+        """Each long history's summary as of now (or its last point, when a test's clock is
+        behind)."""
         clock = self._clock()
         rows = []
         for offer, points in histories.items():
+            if len(points) < KEPT_FROM_POINTS:
+                continue
             summary = summarize(points, now=max(clock, points[-1].observed_at))
             if summary is not None:
                 rows.append((offer, summary.computed_at, summary.valid_until, summary.dumps()))
@@ -285,8 +291,11 @@ class SqlitePriceHistory:
         made = {}
         for offer, points in histories.items():
             if (summary := summarize(points, now=now)) is not None:
-                made[offer] = summary
-        found.update(made)
+                found[offer] = summary
+                if len(points) >= KEPT_FROM_POINTS:
+                    made[offer] = summary
+        if not made:
+            return found
         try:
             with self._db.write() as conn:
                 # Kept only when no point came meanwhile: its ingest made a newer summary.
