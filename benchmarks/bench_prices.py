@@ -7,10 +7,14 @@ What is measured, exactly:
    file again — the steady state of a daily re-ingest, where history only checks for
    changes. Ratios are with/without, per pair. Each pair runs REPEATS times, alternating
    which goes first; the median ratio is reported.
-2. One offer's facts at 180 points: `PriceHistory.points(key)` + `price_facts(...)`, for
-   offers each holding 180 points (SQLite, and Redis when CARTWISE_TEST_REDIS_URL is set:
-   `make bench` starts one), p50/p95/max over READS reads of random offers; and the facts
-   of a turn's 8 picks (`offer_facts`, one batched read).
+2. One offer's facts at 180 points, read as a turn reads them: `PriceHistory.summaries`
+   (the summary kept with the points, made anew from them when it has expired) +
+   `PriceSummary.facts`, at the moment of the read; for offers each holding 180 points
+   (SQLite, and Redis when CARTWISE_TEST_REDIS_URL is set: `make bench` starts one),
+   p50/p95/max over READS reads of random offers. In the same run, the baseline: the same
+   offers' facts computed from their points (`points(key)` + `price_facts`), as every read
+   did before summaries were kept, in alternate blocks of reads. And the facts of a turn's
+   8 picks (`offer_facts`, one batched read).
 
 Run: `python -m benchmarks.bench_prices` (`make bench` runs it). Environment:
 BENCH_PRICES_REPEATS (2), BENCH_PRICES_READS (3000), BENCH_PRICES_EMBEDDER (e5:small, the
@@ -41,6 +45,7 @@ REPEATS = int(os.environ.get("BENCH_PRICES_REPEATS", "2"))
 READS = int(os.environ.get("BENCH_PRICES_READS", "3000"))
 EMBEDDER = os.environ.get("BENCH_PRICES_EMBEDDER", "e5:small")
 OFFERS = 1000
+BLOCK = 250
 POINTS = 180
 REPORT = Path(__file__).resolve().parent / "reports" / "prices.md"
 
@@ -134,13 +139,21 @@ def bench_reads(settings: Settings) -> dict[str, float]:
         now = time.time()
         keys = fill(history, now)
         rng = random.Random(11)
-        one, cpu = [], []
-        for _ in range(READS):
+        one, cpu, baseline = [], [], []
+        for n in range(2 * READS):
             key = rng.choice(keys)
-            started, started_cpu = time.perf_counter(), time.process_time()
-            facts = price_facts(history.points(key), now=now)
-            cpu.append((time.process_time() - started_cpu) * 1000)
-            one.append((time.perf_counter() - started) * 1000)
+            # The baseline in alternate blocks of BLOCK reads: both see the machine's load
+            # through the run, and a read is not timed right after the other kind (a
+            # baseline read's CPU burst delays the next read's wake-up on a busy machine).
+            if n // BLOCK % 2:
+                started = time.perf_counter()
+                facts = price_facts(history.points(key), now=time.time())
+                baseline.append((time.perf_counter() - started) * 1000)
+            else:
+                started, started_cpu = time.perf_counter(), time.process_time()
+                facts = history.summaries([key], now=time.time())[key].facts()
+                cpu.append((time.process_time() - started_cpu) * 1000)
+                one.append((time.perf_counter() - started) * 1000)
             assert facts is not None and facts.points == POINTS
         products = [
             Product(platform="jd", item_id=f"o{n}", title=f"offer {n}", price=100.0)
@@ -150,7 +163,7 @@ def bench_reads(settings: Settings) -> dict[str, float]:
         for _ in range(READS // 10):
             picks = rng.sample(products, 8)
             started = time.perf_counter()
-            offer_facts(history, picks, now=now)
+            offer_facts(history, picks)
             turn.append((time.perf_counter() - started) * 1000)
         return {
             "p50": percentile(one, 0.5),
@@ -158,6 +171,8 @@ def bench_reads(settings: Settings) -> dict[str, float]:
             "cpu_p50": percentile(cpu, 0.5),
             "cpu_p95": percentile(cpu, 0.95),
             "max": max(one),
+            "base_p50": percentile(baseline, 0.5),
+            "base_p95": percentile(baseline, 0.95),
             "turn_p50": percentile(turn, 0.5),
             "turn_p95": percentile(turn, 0.95),
             "load": (load_before + os.getloadavg()[0]) / 2,
@@ -208,13 +223,17 @@ def render(runs: list[dict[str, float]], reads: dict[str, dict[str, float]], sec
         "",
         f"## One offer's facts at {POINTS} points ({READS:,} reads of random offers among {OFFERS:,})",
         "",
-        "| backend | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | a turn's 8 picks p50 | p95 | load average |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "Kept summary (`summaries` + `facts`) vs the in-run baseline: the same offers' facts",
+        f"computed from their points (`points` + `price_facts`), in alternate blocks of {BLOCK} reads.",
+        "",
+        "| backend | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | baseline p50 | baseline p95 | p95 ratio | a turn's 8 picks p50 | p95 | load average |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, r in reads.items():
         lines.append(
             f"| {name} | {r['p50']:.3f} ms | {r['p95']:.3f} ms | {r['max']:.2f} ms | "
             f"{r['cpu_p50']:.3f} ms | {r['cpu_p95']:.3f} ms | "
+            f"{r['base_p50']:.3f} ms | {r['base_p95']:.3f} ms | {r['p95'] / r['base_p95']:.2f}× | "
             f"{r['turn_p50']:.2f} ms | {r['turn_p95']:.2f} ms | {r['load']:.1f} |"
         )
     lines += [
