@@ -60,8 +60,9 @@ class Shop:
 
 
 @pytest.fixture
-def shop(settings: Settings, tmp_path: Path) -> Iterator[Shop]:
-    opened = Shop(settings, tmp_path)
+def shop(backend_settings: Settings, tmp_path: Path) -> Iterator[Shop]:
+    """On each backend: the history and the watches in SQLite, or in Redis."""
+    opened = Shop(backend_settings, tmp_path)
     yield opened
     opened.close()
 
@@ -124,6 +125,9 @@ def test_reingested_shops_record_changes_only_and_fire_a_watch_once(
     assert (facts.lowest_90d.price, facts.lowest_90d.at) == (39.0, "2026-10-02")
     assert facts.median_90d == 49.24  # ten days at the old price outweigh one at each new one
     assert facts.deal == "lowest_90d" and facts.points == 3
+    # As a turn reads them: the same facts from the history's summaries.
+    read = shop.history.summaries(["webmall_2:3324"], now=shop.clock.now)["webmall_2:3324"]
+    assert read.facts() == facts
 
 
 def test_an_inflated_was_price_is_flagged_and_a_real_one_is_not(
