@@ -233,3 +233,11 @@ def test_a_summary_expires_when_its_low_leaves_the_window_or_the_day_turns() -> 
     assert summary.valid_until <= midnight  # the window's start is a day later after it
     assert summarize(points, now=midnight + 1).lowest_90d == (60.0, "2026-06-24")  # type: ignore[union-attr]
     assert summarize(points, now=NOW + DAY + 1).lowest_90d == (100.0, "2026-06-24")  # type: ignore[union-attr]
+
+
+def test_a_summary_made_before_its_last_point_never_holds() -> None:
+    # A point after `now` (a clock behind the ingest's): its stretch has not begun, and the
+    # facts change the moment it does.
+    summary = summarize(steps((29, 100), (-1, 80)), now=NOW)
+    assert summary is not None and not summary.holds(NOW)
+    assert summarize(steps((29, 100)), now=NOW).holds(NOW)  # type: ignore[union-attr]
