@@ -272,28 +272,32 @@ async def test_a_watch_asked_while_shopping_for_someone_is_theirs(
 
 
 class CountingHistory:
-    """A history that counts its batched reads."""
+    """A history that counts its batched reads of points and of summaries."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.reads = 0
+        self.reads: list[str] = []
 
     def points_many(self, keys: Any, *, since: float = 0.0) -> Any:
-        self.reads += 1
+        self.reads.append("points")
         return self.inner.points_many(keys, since=since)
+
+    def summaries(self, keys: Any, *, now: float) -> Any:
+        self.reads.append("summaries")
+        return self.inner.summaries(keys, now=now)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
 
-async def test_a_search_turn_reads_the_history_once_for_its_offers_and_models(
+async def test_a_search_turn_reads_its_offers_summaries_once_and_its_models_points_once(
     deps: AgentDeps,
 ) -> None:
     counting = CountingHistory(deps.prices)
     first = await turn(dataclasses.replace(deps, prices=counting), "once", "推荐一款头戴耳机")  # type: ignore[arg-type]
     shown = first.products[0]
     assert shown.history is not None and shown.model_lowest_90d is not None
-    assert counting.reads == 1
+    assert sorted(counting.reads) == ["points", "summaries"]
 
 
 class ErasingEngine(RulesEngine):
