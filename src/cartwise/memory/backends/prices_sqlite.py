@@ -3,8 +3,9 @@
 `price_latest` mirrors each offer's last point, so deciding which of a batch changed is one
 indexed read per batch instead of a scan of the history. `price_summaries` keeps the
 `PriceSummary` of each offer of KEPT_FROM_POINTS points or more, made in the transaction
-that writes its points, so reading such an offer's facts is one row; a read that finds it expired makes a new one from the points and
-keeps it unless a point was written meanwhile. A watch fires inside the same
+that writes its points, so reading such an offer's facts is one row; a read that finds it
+expired makes a new one from the points and keeps it unless a point was written meanwhile.
+A watch fires inside the same
 `BEGIN IMMEDIATE` transaction that writes its alert: two ingests (processes) offering the
 same watch serialize, and the second finds it fired. `user_generations` is the memory
 files' own table: an erase moves the user to a new generation, and a watch or webhook
