@@ -62,15 +62,15 @@ _RECORD = struct.Struct("<dd3sB")
 assert _RECORD.size == 20  # the scripts below slice records by this size
 
 # KEYS[1] the offer's string; ARGV: time, record. Appends when the string is empty or its
-# last record is older with another state; returns 1 when it appended.
+# last record is older with another state; returns the string's new length when it appended
+# (whether the history is long enough to keep a summary), else 0.
 _APPEND_LUA = """
 local last = redis.call('GETRANGE', KEYS[1], -20, -1)
 if #last == 20 then
   if struct.unpack('<d', last) >= tonumber(ARGV[1]) then return 0 end
   if string.sub(last, 9) == string.sub(ARGV[2], 9) then return 0 end
 end
-redis.call('APPEND', KEYS[1], ARGV[2])
-return 1
+return redis.call('APPEND', KEYS[1], ARGV[2])
 """
 
 # KEYS[1] the offer's string; ARGV[1] its records, oldest first. Writes only a new offer.
@@ -217,8 +217,12 @@ class RedisPriceHistory:
             return []
         calls = [(_offer_key(p.key), (repr(p.observed_at), _record(p))) for p in points]
         results = self._run_each(_APPEND_LUA, calls)
-        appended = [p for p, added in zip(points, results, strict=True) if added]
-        offers = sorted({p.key for p in appended})
+        appended = [p for p, length in zip(points, results, strict=True) if length]
+        lengths: dict[str, int] = {}
+        for point, length in zip(points, results, strict=True):
+            lengths[point.key] = max(lengths.get(point.key, 0), int(length))
+        # Only a long history keeps a summary: the others' strings need not be read back.
+        offers = sorted(o for o, n in lengths.items() if n >= KEPT_FROM_POINTS * _RECORD.size)
         if offers:
             with self._redis.guard():
                 pipe = self._redis.client.pipeline(transaction=False)
