@@ -692,6 +692,15 @@ def _describes_another_thing(
     return bool(search_phrase(text[start:end], removed, []).strip())
 
 
+_CLAUSE_SUBJECT_LEAD = frozenset({"", "my", "our", "我", "我家", "我的", "我们家"})
+
+
+def _opens_clause(before: str) -> bool:
+    """Whether a noun preceded by `before` in its clause is the clause's subject ("宝宝快一岁
+    了", "my baby is 8 months"), not a modifier ("like a baby carrier")."""
+    return before.strip().lower() in _CLAUSE_SUBJECT_LEAD
+
+
 def _context_clauses(
     text: str, scoping: Scoping, noun_clauses: set[int], matches: list[Match]
 ) -> list[tuple[int, int]]:
@@ -702,16 +711,16 @@ def _context_clauses(
 
     def says_what(index: int) -> list[Match]:
         start, end = scoping.clauses[index]
-        return [m for m in matches if start <= m.start < end and m.surface not in RECIPIENT_NOUNS]
+        return [
+            m
+            for m in matches
+            if start <= m.start < end
+            and not (m.surface in RECIPIENT_NOUNS and _opens_clause(text[start : m.start]))
+        ]
 
     product_clauses = {i for i in noun_clauses if any(m.first("domain") for m in says_what(i))}
     if not product_clauses:
-        # A product no vocabulary names ("想买个学饮杯") is in the clause that asks for it.
-        product_clauses = {
-            i for i, (start, end) in enumerate(scoping.clauses) if says(text[start:end], "ask")
-        }
-        if not product_clauses or not any(m.surface in RECIPIENT_NOUNS for m in matches):
-            return []
+        return []
     context: list[tuple[int, int]] = []
     for index, (start, end) in enumerate(scoping.clauses):
         if index in product_clauses or says_what(index):
