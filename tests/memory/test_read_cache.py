@@ -13,6 +13,7 @@ import pytest
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_preference_store
 from cartwise.memory.backends.common import CHANGE_LOG_SLACK
+from cartwise.memory.injector import preference_context
 from cartwise.memory.store import PreferenceStore
 from cartwise.settings import Settings
 from tests.factories import make_preference
@@ -165,3 +166,58 @@ def test_a_change_log_full_of_deleted_keys_starts_over(
     store.upsert(USER, make_preference("silk"))  # and patches again from there
     assert read_slugs(other) == ["silk", "wool"]
     assert reads == Counter(full=2, changes=2)
+
+
+def _views(store: PreferenceStore, settings: Settings) -> list[Any]:
+    """What reads derive from a namespace, for queries in and out of its domains."""
+    views: list[Any] = []
+    for query in ("electronics headphones", "garden chair", "zqx thing"):
+        context = preference_context(store, USER, query, settings=settings)
+        scored = store.score_namespace(USER, query)
+        views.append(
+            (
+                context.block,
+                context.profile,
+                sorted(context.exclude_terms),
+                sorted(context.demote_terms),
+                [e.dedup_key for e in context.dislikes],
+                context.excluded_more,
+                context.demoted_more,
+                scored.domain_index.tolist() if scored.domain_index is not None else None,
+            )
+        )
+    views.append([e.dedup_key for e in store.named_in(USER, "wool and the new rubber please")])
+    return views
+
+
+def test_the_patched_lookups_are_those_of_a_fresh_read(
+    backend_settings: Settings, store: PreferenceStore
+) -> None:
+    """Filter and demote keywords, counts, the term index, the latest like and the domains
+    are patched by each write, never derived from every entry again: after every kind of
+    write they are what a fresh read derives."""
+    settings = backend_settings.model_copy(update={"preference_relevance_threshold": 0.3})
+    for n, domain in enumerate(["", "electronics", "clothing", "zqx-unplaced"] * 3):
+        store.upsert(USER, make_preference(f"hard-{n}", domain=domain, keywords=[f"h{n}", "塑料"]))
+        store.upsert(USER, make_preference(f"soft-{n}", domain=domain, strength="soft"))
+        store.upsert(USER, make_preference(f"like-{n}", polarity="like", domain=domain))
+    writes = [
+        lambda: store.upsert(USER, make_preference("rubber", domain="garden", keywords=["rubber"])),
+        lambda: store.upsert(USER, make_preference("hard-0", keywords=["h0", "extra"])),  # merge
+        lambda: store.delete(USER, "dislike:material:garden:rubber"),  # a domain's last entry
+        lambda: store.upsert(USER, make_preference("soft-1", domain="electronics")),  # harden
+        lambda: store.upsert(USER, make_preference("wool", polarity="like", keywords=["wool"])),
+        lambda: store.delete(USER, "like:material::wool"),  # the latest like goes
+        lambda: store.upsert(USER, make_preference("bare", keywords=[])),  # no keywords
+        lambda: store.upsert(USER, make_preference("hard-2", polarity="like", domain="clothing")),
+    ]
+    _views(store, settings)  # cached from here on: every write below patches it
+    reads = count_reads(store)
+    for write in writes:
+        write()
+        fresh_store = create_preference_store(backend_settings, HashingEmbedder())
+        try:
+            assert _views(store, settings) == _views(fresh_store, settings)
+        finally:
+            fresh_store.close()
+    assert reads["full"] == 0 and reads["changes"] == len(writes)
