@@ -131,3 +131,30 @@ def test_an_erase_removes_every_namespace_and_thread_and_outdates_earlier_work(
     stored = now.upsert("kim", late)
     assert isinstance(stored, PreferenceEntry)
     assert [e.slug for e in store.list("kim")] == ["felt"]  # type: ignore[attr-defined]
+
+
+def test_the_cap_counts_a_shoppers_entries_through_an_index_not_their_vectors(
+    settings: Settings,
+) -> None:
+    """Every new key counts the shopper's entries; through the table that read every row's
+    vector (~20 ms at 10,000 entries, each write)."""
+    import sqlite3
+
+    capped = settings.model_copy(
+        update={"max_preferences_per_user": CAP, "store_backend": "sqlite"}
+    )
+    store = create_preference_store(capped, HashingEmbedder())
+    store.upsert("ann", make_preference("plastic"))
+    store.close()
+    with sqlite3.connect(capped.home / "preferences.sqlite3") as conn:
+        plans = [
+            " ".join(str(part) for part in row)
+            for query in (
+                "SELECT COUNT(*) FROM preferences WHERE user = ?",
+                "SELECT COUNT(*) FROM preferences WHERE user = ? AND recipient = ?",
+            )
+            for row in conn.execute(
+                f"EXPLAIN QUERY PLAN {query}", ("ann", "self")[: query.count("?")]
+            )
+        ]
+    assert all("COVERING INDEX preferences_by_user" in plan for plan in plans), plans

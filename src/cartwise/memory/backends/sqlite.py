@@ -64,7 +64,9 @@ CREATE TABLE IF NOT EXISTS user_generations (
 # `namespace_versions` changes with every write to a namespace (`epoch.seq`, see
 # `NamespaceVersion`) and `preference_changes` holds, per key, the seq of the last write that
 # touched it (written or deleted): a reader patches its cached namespace with the keys
-# changed since the seq it holds.
+# changed since the seq it holds. `preferences_by_user` is for counting (the cap on every new
+# key): the table's rows carry their vectors, and counting 10,000 of them through the table
+# took ~20 ms of each write, against ~0.6 ms through the index.
 _PREFERENCES_SCHEMA = (
     """
 CREATE TABLE IF NOT EXISTS preferences (
@@ -76,6 +78,7 @@ CREATE TABLE IF NOT EXISTS preferences (
     vector_tag TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (user, recipient, key)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS preferences_by_user ON preferences (user, recipient);
 CREATE TABLE IF NOT EXISTS namespace_versions (
     user TEXT NOT NULL,
     recipient TEXT NOT NULL,
