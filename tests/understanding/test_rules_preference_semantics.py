@@ -440,3 +440,11 @@ def test_a_taste_and_a_request_in_one_message_are_both_read(
     reading = plan(rules, message)
     assert slug in {s.slug for s in reading.stated}
     assert (reading.intent, reading.query) == ("search", phrase)
+
+
+@pytest.mark.parametrize("message", ["not a fan of grey ones", "not really a fan of suede"])
+def test_the_words_of_a_refusal_name_no_product(rules: RulesEngine, message: str) -> None:
+    # "fan" in "not a fan of" is no electric fan: the taste is a statement, not a search.
+    reading = plan(rules, message)
+    assert reading.domain != "appliances"
+    assert (reading.intent, reading.query) == ("preference", "")

@@ -137,18 +137,17 @@ def first_turn_not_carried(deps: AgentDeps, text: str) -> bool:
 def best_similarity(deps: AgentDeps, text: str) -> float | None:
     """The best hit's query similarity for the planner's search phrase, as a turn sees it
     (the planner's domain as the filter, no personalization)."""
-    from cartwise.agent.nodes.profile import SEARCHABLE_DOMAINS
+    from cartwise.agent.nodes.profile import search_filters
     from cartwise.memory.session_state import SessionPrefState
-    from cartwise.recall.indexes.base import SearchFilters
     from cartwise.understanding.reading import Conversation
 
     plan = deps.engine.read(text, Conversation(session=SessionPrefState(thread="scope")))
     query = plan.query.strip()
     if not query:
         return None
-    domains = [plan.domain] if plan.domain in SEARCHABLE_DOMAINS else []
-    hits = deps.recall.search(query, k=5, filters=SearchFilters(domains=domains), profile="")
-    if not hits.results and domains:
+    filters = search_filters(plan, plan.domain).model_copy(update={"brands": []})
+    hits = deps.recall.search(query, k=5, filters=filters, profile="")
+    if not hits.results and filters.domains:
         hits = deps.recall.search(query, k=5, profile="")
     return max((h.score_query for h in hits.results), default=None)
 

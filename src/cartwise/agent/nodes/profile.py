@@ -165,10 +165,12 @@ SEARCHABLE_DOMAINS = {d.value for d in Domain} - {Domain.OTHER.value}
 def search_filters(plan: Reading, domain: str) -> SearchFilters:
     """Exact filters: brands the shopper named, and the request's product domain — a search
     for headphones on a platform whose headphones were all filtered out must not fall back
-    to gift boxes. (The picker retries without the domain when it finds nothing at all.)"""
-    return SearchFilters(
-        brands=plan.brands, domains=[domain] if domain in SEARCHABLE_DOMAINS else []
-    )
+    to gift boxes. A listing whose domain ingest could not tell (`other`: a title of keywords
+    naming no known kind of product) is not known to be elsewhere, so it stays in. (The picker
+    retries without the domain when it finds nothing at all.)"""
+    if domain not in SEARCHABLE_DOMAINS:
+        return SearchFilters(brands=plan.brands)
+    return SearchFilters(brands=plan.brands, domains=[domain, Domain.OTHER.value])
 
 
 async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:

@@ -178,6 +178,22 @@ class Scoping:
     """Clauses whose dislikes are softened ("尽量不要", "ideally avoid"): soft, not hard."""
 
 
+def trigger_spans(text: str) -> list[tuple[int, int]]:
+    """Where the polarity triggers of `text` stand ("not a fan of", "不喜欢")."""
+    return [(t.start(), t.end()) for t in _TRIGGERS.finditer(text.lower())]
+
+
+def outside_triggers(text: str, matches: list[Match]) -> list[Match]:
+    """The matches that are not words of a longer trigger: "fan" in "not a fan of black" is
+    no electric fan."""
+    spans = trigger_spans(text)
+    return [
+        m
+        for m in matches
+        if not any(a <= m.start and m.end <= b and b - a > m.end - m.start for a, b in spans)
+    ]
+
+
 def split_clauses(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0

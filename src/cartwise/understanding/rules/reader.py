@@ -50,7 +50,9 @@ from cartwise.understanding.rules.negation import (
     SAFETY_CONTEXT,
     ScopedTerm,
     Scoping,
+    outside_triggers,
     scope_terms,
+    trigger_spans,
 )
 from cartwise.understanding.rules.numbers import format_amount, parse_amount
 from cartwise.understanding.rules.open_objects import FreeObject, free_dislikes, free_dislikes_zh
@@ -110,7 +112,8 @@ def _type_domain(text: str, contained: Sequence[Match]) -> str:
     """The domain of the first product type the message names outside what it must hold
     ("饭盒" names kitchen goods even where the lexicon's nouns do not list it)."""
     named = types_named_in(
-        masked(text, [(noun.start, noun.end) for noun in contained]), accept=within_words
+        masked(text, [*((noun.start, noun.end) for noun in contained), *trigger_spans(text)]),
+        accept=within_words,
     )
     return str(named[0].domain) if named else ""
 
@@ -142,7 +145,7 @@ class RulesReader:
     def _read(self, text: str, conversation: Conversation) -> Reading:
         session, memory = conversation.session, conversation.memory
         language = detect_language(text)
-        matches = self._lexicon.scan(text)
+        matches = outside_triggers(text, self._lexicon.scan(text))
         scoping = scope_terms(text, matches)
         mentions = find_recipients(text)
         apply_clause_logic(
