@@ -384,3 +384,17 @@ def test_a_pleasantry_before_a_follow_up_is_not_searched() -> None:
     )
     assert planned.followup is not None and planned.followup.kind == "cheapest"
     assert planned.followup.refs == [1] and planned.query == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "suede is fine, it's just not my first choice",
+        "at first I wanted black, now any colour",
+        "first of all, I need a rain jacket",
+        "the last time I bought one it broke",
+    ],
+)
+def test_an_ordinal_in_an_idiom_points_at_no_shown_item(message: str) -> None:
+    found = followup(message)
+    assert found is None or found.refs == []

@@ -50,8 +50,13 @@ ORDINAL_ZH = re.compile(
 )
 LAST_ZH = re.compile(rf"最后(?:一)?[{MEASURE}那这]?")
 ORDINAL_EN = re.compile(
+    # "my first pick", "at first", "first of all", "the first time", "last year" point at no
+    # shown item.
+    r"(?<!\bmy )(?<!\bour )(?<!\bat )(?<!\bher )(?<!\bhis )"
     r"\b(?:the\s+)?(?P<w>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last"
-    r"|(?P<d>\d{1,2})(?:st|nd|rd|th))(?:\s+(?:one|item|pair|option|pick|product|result)s?)?\b"
+    r"|(?P<d>\d{1,2})(?:st|nd|rd|th))"
+    r"(?!\s+(?:of all|time|thing|choice|priority|year|month|week|night|minute)s?\b)"
+    r"(?:\s+(?:one|item|pair|option|pick|product|result)s?)?\b"
 )
 NUMBERED_EN = re.compile(
     r"(?:#\s?|\b(?:number|no\.|item|option|pick|result)\s+)(?P<d>\d{1,2})\b", re.IGNORECASE
