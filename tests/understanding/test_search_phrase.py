@@ -140,3 +140,31 @@ def test_switching_away_from_the_current_brand_filters_it_for_this_search(
     (refused,) = reading.stated
     assert (refused.slug, refused.strength.value, refused.scope) == ("colgate", "hard", "request")
     assert reading.query == "牙膏"
+
+
+@pytest.mark.parametrize(
+    ("message", "phrase"),
+    [
+        ("I need a wedding veil, nothing too long", "wedding veil"),
+        ("想买个圣诞花环挂门上", "圣诞花环"),
+        ("a graduation cap for my son", "graduation cap"),
+    ],
+)
+def test_an_occasion_word_naming_the_product_stays_in_the_phrase(
+    rules: RulesEngine, message: str, phrase: str
+) -> None:
+    assert phrase in read(rules, message).query
+
+
+@pytest.mark.parametrize(
+    ("message", "absent"),
+    [
+        ("my dad's birthday is on friday, he likes golf", "birthday"),
+        ("结婚纪念日快到了，想送老婆一条项链", "纪念日"),
+        ("christmas gift for my boss", "christmas"),
+    ],
+)
+def test_an_occasion_word_around_the_request_stays_out(
+    rules: RulesEngine, message: str, absent: str
+) -> None:
+    assert absent not in read(rules, message).query

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from cartwise.understanding.rules.lexicon import Match, word_at
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
-from cartwise.vocabulary.phrase_words import phrase_word_matcher
+from cartwise.vocabulary.phrase_words import groups_of, phrase_word_matcher
 
 _KEPT_MARKS = frozenset("-+&#%")
 """Characters that belong to a word of a listing ("usb-c", "c++", "40%")."""
@@ -55,7 +55,11 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
         singles.append(match.start)
         return word_at(folded, match.start) == (match.start, match.end)
 
-    for found in phrase_word_matcher().find(masked, accept=standalone):
+    found_words = phrase_word_matcher().find(masked, accept=standalone)
+    starts = {found.start for found in found_words}
+    for found in found_words:
+        if groups_of(found) == {"occasion"} and _names_a_kind(masked, found.end, starts):
+            continue  # "wedding dress", "生日蛋糕", "christmas tree": part of the product's name
         for index in range(found.start, found.end):
             word[index] = False
     # A single character left of a word whose rest is gone is a word of its own (个 of 买个
@@ -78,6 +82,18 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
     if current:
         pieces.append("".join(current))
     return " ".join(piece.lower() for piece in pieces)
+
+
+def _names_a_kind(text: str, end: int, phrase_word_starts: set[int]) -> bool:
+    """Whether the word after an occasion word is a word of the request it modifies: next to
+    it in Chinese ("生日蛋糕"), after one space in English ("wedding dress"), and no phrase word
+    itself ("birthday is next week", "生日礼物")."""
+    following = end + 1 if text[end : end + 1] == " " and text[:end][-1:].isascii() else end
+    if following >= len(text) or not text[following].isalnum():
+        return False
+    if text[following].isascii() != text[end - 1 : end].isascii():
+        return False
+    return following not in phrase_word_starts
 
 
 def _in_word(text: str, index: int) -> bool:
