@@ -218,3 +218,17 @@ def test_a_write_after_a_read_changes_what_the_next_read_filters_on(
     assert "latecomer" in after.exclude_terms
     assert "hard100" in before.exclude_terms and "hard100" not in after.exclude_terms
     assert after.excluded_more == before.excluded_more  # one in, one out
+
+
+def test_the_profile_names_each_word_of_a_like_once(
+    store: PreferenceStore, tuned: Settings
+) -> None:
+    """The profile is embedded per turn: a word said twice costs tokens and says nothing."""
+    store.upsert(
+        USER,
+        make_preference(
+            "solid-wood", polarity="like", keywords=["solid wood", "Wood", "实木", "walnut"]
+        ),
+    )
+
+    assert build_user_profile(store, USER, "desk", settings=tuned) == "solid wood 实木 walnut"
