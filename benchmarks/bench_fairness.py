@@ -12,9 +12,10 @@ on loopback. A quiet shopper runs short turns ("推荐头戴式耳机", "over-ea
   work shares neither the quiet client's GIL nor its event loop). Run with the default
   server (threads shared, nobody held back) and with the busy rule on (TURN_BUSY_SHARE=4),
   so the two designs are compared in the same conditions.
-- at 0 / 1,000 / 10,000 stored entries (written through the store directly, past the API's
+- at 0 / 10 / 1,000 / 10,000 stored entries (written through the store directly, past the API's
   cap, as `memory import` did): the same turns' p50/p95, the first turn apart (it reads the
-  namespace whole once per process). Goal: 10,000 entries ≤ 2× none.
+  namespace whole once per process), after a shopper with nothing stored has sent every
+  message once (no size rides on another's query vectors). Goal: 10,000 entries ≤ 2× none.
 
     python -m benchmarks.bench_fairness [--turns 20] [--store sqlite|redis|both] [--home PATH]
                                         [--redis-url URL] [--skip-scale | --scale-only]
@@ -62,7 +63,9 @@ LONG_MESSAGE = (
     "我想买一副降噪耳机，不要塑料的，最好是金属外壳，颜色黑色或者白色，预算五百以内，"
     "I also need it to be comfortable for long flights, with good battery life. "
 ) * 40
-SIZES = (0, 1_000, 10_000)
+SIZES = (0, 10, 1_000, 10_000)
+"""Stored entries per shopper of the scale rows: 10 shows what any memory costs (a profile
+of likes to embed), 1,000 and 10,000 how that grows."""
 CONFIGS: list[tuple[str, dict[str, str]]] = [
     ("default", {}),
     ("busy rule on", {"TURN_BUSY_SHARE": "4"}),
@@ -261,6 +264,13 @@ async def scale(base_url: str, turns: int, env: dict[str, str]) -> dict[str, Any
     for shopper in shoppers.values():
         await shopper.sign_up()
     filled = await asyncio.to_thread(fill, env, {s: c.name for s, c in shoppers.items() if s})
+    # The server remembers query vectors for every shopper: without this, whichever size
+    # went first paid for embedding the turns' messages and the others rode on it. What is
+    # left for a size is its own work (a shopper with likes also embeds their profile).
+    warm = Client(base_url, f"warm{uuid.uuid4().hex[:6]}")
+    await warm.sign_up()
+    await quiet_turns(warm, len(QUIET_TURNS))
+    await warm.close()
     rows: dict[int, Any] = {}
     for size, shopper in shoppers.items():
         first = await shopper.turn("耳机")
@@ -365,11 +375,15 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
         lines += [
             "",
             "Reading it: the first turn of a shopper in a process reads their namespace whole "
-            "(then it is cached and patched by each write); later turns look the message's "
-            "words up in the namespace's term index and score the stacked vectors once. The "
-            "reader gets a bounded slice (agent/turn_memory.py), not the whole memory; the "
-            "snapshot and the curator take in at most 64 of the entries a search applies "
-            "(agent/nodes/profile.py), while filtering uses every hard dislike.",
+            "(then it is cached, and each write patches it and its lookups with the rows it "
+            "touched); later turns look the message's words up in the namespace's term index, "
+            "score the stacked vectors once and take what they filter and demote on from "
+            "keyword groups precomputed per domain. The reader gets a bounded slice "
+            "(agent/turn_memory.py); a read hands on at most 16 of the dislikes a search "
+            "applies of each strength (memory/injector.py) and the reply names five and "
+            "counts the others, while filtering uses every hard dislike. A shopper with likes "
+            "also embeds their profile the first time a query brings it up (10 entries "
+            "already do).",
         ]
     lines.append("")
     return "\n".join(lines)
