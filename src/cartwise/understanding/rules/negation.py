@@ -18,6 +18,7 @@ emphatic (绝对, 坚决, never, absolutely); safety (过敏, allergic) is hard 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -183,10 +184,9 @@ def trigger_spans(text: str) -> list[tuple[int, int]]:
     return [(t.start(), t.end()) for t in _TRIGGERS.finditer(text.lower())]
 
 
-def outside_triggers(text: str, matches: list[Match]) -> list[Match]:
-    """The matches that are not words of a longer trigger: "fan" in "not a fan of black" is
-    no electric fan."""
-    spans = trigger_spans(text)
+def outside_triggers(matches: list[Match], spans: Sequence[tuple[int, int]]) -> list[Match]:
+    """The matches that are not words of a longer trigger (`trigger_spans`): "fan" in "not a
+    fan of black" is no electric fan."""
     return [
         m
         for m in matches
@@ -254,7 +254,7 @@ def scope_terms(text: str, matches: list[Match]) -> Scoping:
             if not any(start + p.end() <= m.start < start + p.end() + 3 for m in in_clause)
         ]
         # A refusal that ends its clause looks back, like a postfix: "粉色的绝对不要",
-        # "塑料的就别了", "the pink ones, no".
+        # "塑料的就别了", "白色的不要哈".
         postfix.extend(
             (t_start, t_end, t_class)
             for t_start, t_end, t_class in triggers

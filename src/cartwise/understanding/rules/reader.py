@@ -108,11 +108,12 @@ def _noun_domain(matches: list[Match], text: str) -> str:
     return ""
 
 
-def _type_domain(text: str, contained: Sequence[Match]) -> str:
+def _type_domain(text: str, contained: Sequence[Match], triggers: Sequence[tuple[int, int]]) -> str:
     """The domain of the first product type the message names outside what it must hold
-    ("饭盒" names kitchen goods even where the lexicon's nouns do not list it)."""
+    and outside its polarity triggers ("饭盒" names kitchen goods even where the lexicon's
+    nouns do not list it; "fan" in "not a fan of" names none)."""
     named = types_named_in(
-        masked(text, [*((noun.start, noun.end) for noun in contained), *trigger_spans(text)]),
+        masked(text, [*((noun.start, noun.end) for noun in contained), *triggers]),
         accept=within_words,
     )
     return str(named[0].domain) if named else ""
@@ -145,7 +146,8 @@ class RulesReader:
     def _read(self, text: str, conversation: Conversation) -> Reading:
         session, memory = conversation.session, conversation.memory
         language = detect_language(text)
-        matches = outside_triggers(text, self._lexicon.scan(text))
+        triggers = trigger_spans(text)
+        matches = outside_triggers(self._lexicon.scan(text), triggers)
         scoping = scope_terms(text, matches)
         mentions = find_recipients(text)
         apply_clause_logic(
@@ -175,7 +177,7 @@ class RulesReader:
         # "要能装15寸电脑的": the laptop is what the backpack must hold, not what is asked for.
         contained = requests.contained_nouns(text, matches)
         nouns = [m for m in matches if m not in contained]
-        noun_domain = _noun_domain(nouns, text) or _type_domain(text, contained)
+        noun_domain = _noun_domain(nouns, text) or _type_domain(text, contained, triggers)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
         removed.extend(requests.url_spans(text))
@@ -286,14 +288,17 @@ class RulesReader:
             # searched. One that asks for something unnamed ("我想买东西") is a vague request.
             intent: Intent = "chitchat"
         else:
-            intent = _intent(text, noun_domain, stated, retracted, slots, answered, brands)
-            if intent == "preference" and _asks_apart(text, scoping, free):
-                # "我不吃茴香，推荐点饺子": the taste is said, and something else is asked for.
-                intent = "search"
-            # "我对芝麻不过敏" / "I don't hate nylon" with nothing asked for: said about the
-            # shopper, never searched for.
-            if intent == "search" and scoping.statement_clauses and not evidence:
-                intent = "preference"
+            intent = _intent(
+                text,
+                noun_domain,
+                stated,
+                retracted,
+                slots,
+                answered,
+                brands,
+                asks_apart=_asks_apart(text, scoping, free),
+                says_only=bool(scoping.statement_clauses) and not evidence,
+            )
         query = (
             "" if intent in ("preference", "chitchat") else search_phrase(text, removed, matches)
         )
@@ -654,7 +659,14 @@ def _intent(
     slots: dict[str, str],
     answered: list[str],
     brands: list[str],
+    *,
+    asks_apart: bool,
+    says_only: bool,
 ) -> Intent:
+    """`asks_apart`: a clause stating no preference asks for something ("我不吃茴香，推荐点
+    饺子": the taste is said and dumplings asked for). `says_only`: the message only says
+    something about the shopper that cancels itself ("我对芝麻不过敏", "I don't hate nylon")
+    and holds nothing to search with."""
     lowered = text.lower()
     if answered and not noun_domain:
         return "answer"
@@ -664,9 +676,9 @@ def _intent(
         return "chitchat"
     # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
     standing_rule = not noun_domain or says(lowered, "standing")
-    if (stated or retracted) and not slots and not brands and standing_rule:
+    if (stated or retracted) and not slots and not brands and standing_rule and not asks_apart:
         return "preference"
-    return "search"
+    return "preference" if says_only else "search"
 
 
 def _asks_apart(text: str, scoping: Scoping, free: Sequence[FreeObject]) -> bool:
