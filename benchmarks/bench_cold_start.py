@@ -287,8 +287,13 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cartwise-cold-") as scratch:
         home = args.home or Path(scratch) / "home"
+        # An installed Cartwise has its bytecode compiled (pip compiles it at install); an
+        # editable checkout caches it at its first run unless PYTHONDONTWRITEBYTECODE forbids
+        # it, and then compiles every module from source in every process. Indexing and the
+        # uncounted first round write the caches here, so every counted run reads them.
+        inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env = {
-            **os.environ,
+            **inherited,
             "CARTWISE_HOME": str(home),
             "EMBEDDER": "e5:small",
             "ENGINE": "rules",
