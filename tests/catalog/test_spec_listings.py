@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from cartwise.catalog.specs import ATTRIBUTES, extract_listing_specs
+from cartwise.catalog.specs.units import UNIT_WORDS
 
 
 def numbers(title: str, **attributes: list[str]) -> dict[str, list[float]]:
@@ -261,3 +266,28 @@ def test_radiator_and_gpu_sizes_a_case_takes_are_their_own_attributes(
     title: str, expected: dict[str, list[float]]
 ) -> None:
     assert numbers(title) == expected
+
+
+def test_the_grammars_spelling_and_unit_regexes_are_compiled_when_a_hit_needs_them() -> None:
+    """A fresh process imports the spec grammar with none of them compiled; reading a listing
+    compiles only what its hits needed, and reads it as before."""
+    probe = (
+        "import json\n"
+        "from cartwise.catalog.specs import extract_listing_specs\n"
+        "from cartwise.catalog.specs import units, vocabulary as v\n"
+        "def compiled():\n"
+        "    tables = sum('any_spelling' in t.__dict__ for t in v._TABLES.values())\n"
+        "    return [v._spelling.cache_info().currsize, units._each_unit.cache_info().currsize,"
+        " tables]\n"
+        "before = compiled()\n"
+        "specs = extract_listing_specs('Crucial MX500 2TB SATA SSD, 6 Gb/s', {})\n"
+        "print(json.dumps([before, compiled(), specs.labels.get('interface')]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    before, after, interface = json.loads(out)
+    assert before == [0, 0, 0]
+    spellings, unit_words, tables = after
+    assert 0 < spellings < 20 and 0 < unit_words < len(UNIT_WORDS) and 1 <= tables < 4
+    assert interface == ["sata"]

@@ -8,6 +8,7 @@ process must not pay it. No value string ever goes through pint.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -158,10 +159,12 @@ UNIT_END = r"(?![a-wyz0-9])(?!x[a-z])"
 """A unit word ends where a word would: "3 min" is no metre, "5 wires" no watt; an "x"
 may follow as a dimension separator ("2寸x3寸", "16GBx2")."""
 
-_EACH_UNIT = [
-    (re.compile(f"(?:{pattern}){UNIT_END}", re.IGNORECASE), family, unit)
-    for pattern, family, unit in UNIT_WORDS
-]
+
+@functools.cache
+def _each_unit(pattern: str) -> re.Pattern[str]:
+    """One unit word's regex, compiled the first time a hit needs it (compiling every one of
+    them at import cost 60–80 ms at a load average of 6 in every process that read a spec)."""
+    return re.compile(f"(?:{pattern}){UNIT_END}", re.IGNORECASE)
 
 
 def unit_of(match: re.Match[str]) -> tuple[Family, str] | None:
@@ -169,8 +172,8 @@ def unit_of(match: re.Match[str]) -> tuple[Family, str] | None:
     entry that matches exactly that span (in place, so lookaheads see what follows)."""
     start, end = match.span("unit")
     text = match.string
-    for pattern, family, unit in _EACH_UNIT:
-        hit = pattern.match(text, start)
+    for pattern, family, unit in UNIT_WORDS:
+        hit = _each_unit(pattern).match(text, start)
         if hit is not None and hit.end() == end:
             return family, unit
     return None

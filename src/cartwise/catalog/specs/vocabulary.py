@@ -8,6 +8,7 @@ colour table.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -135,17 +136,33 @@ class LabelHit:
     end: int
 
 
+@functools.cache
+def _spelling(source: str) -> re.Pattern[str]:
+    """One spelling's regex, compiled the first time a hit needs it: most processes read no
+    socket or interface at all, and compiling every spelling at import cost ~80 ms at a load average of 6."""
+    return re.compile(source, _I)
+
+
 @dataclass(frozen=True)
 class _Table:
     """One regex for the whole table (a single pass finds the leftmost spelling; at one
     position the earlier, longer spelling wins) and the spellings to name a hit's value.
-    Plain alternation: named groups would make every scan ~10x slower in `re`."""
+    Plain alternation: named groups would make every scan ~10x slower in `re`. Each regex is
+    compiled on first use."""
 
-    any_spelling: re.Pattern[str]
-    spellings: list[tuple[re.Pattern[str], str]]
+    table: tuple[tuple[str, str], ...]
+    """(spelling regex, value), earlier and longer spellings first."""
     markers: tuple[str, ...]
     """Lowercase substrings one of which every spelling contains: text with none of them is
     skipped without a regex pass (empty: always scan)."""
+
+    @functools.cached_property
+    def any_spelling(self) -> re.Pattern[str]:
+        return re.compile("|".join(f"(?:{spelling})" for spelling, _ in self.table), _I)
+
+    @property
+    def spellings(self) -> list[tuple[re.Pattern[str], str]]:
+        return [(_spelling(spelling), value) for spelling, value in self.table]
 
     def worth_scanning(self, lowered: str) -> bool:
         return not self.markers or any(marker in lowered for marker in self.markers)
@@ -155,20 +172,15 @@ class _Table:
         a spelling's lookarounds and word boundaries need the text around the hit ("SATA "
         ends at a boundary only because a word follows it)."""
         start, end = match.span()
-        for pattern, value in self.spellings:
-            hit = pattern.match(match.string, start)
+        for spelling, value in self.table:
+            hit = _spelling(spelling).match(match.string, start)
             if hit is not None and hit.end() == end:
                 return value
         return None
 
 
 def _table(table: list[tuple[str, str]], markers: tuple[str, ...] = ()) -> _Table:
-    combined = "|".join(f"(?:{spelling})" for spelling, _ in table)
-    return _Table(
-        re.compile(combined, _I),
-        [(re.compile(spelling, _I), value) for spelling, value in table],
-        markers,
-    )
+    return _Table(tuple(table), markers)
 
 
 _TABLES: dict[str, _Table] = {
@@ -183,7 +195,7 @@ _TABLES: dict[str, _Table] = {
     ),
     "form_factor": _table(FORM_FACTORS, ("atx", "itx")),
 }
-_CHIPSETS = [(re.compile(pattern, _I), value) for pattern, value in CHIPSET_SOCKETS]
+
 _ANY_CHIPSET = re.compile(r"\b[abhqwxz][1-9]\d0", _I)
 _INTEL = re.compile(r"\bintel\b|英特尔", _I)
 _BOARD_OR_COOLER = re.compile(
@@ -246,8 +258,8 @@ def inferred_sockets(text: str) -> list[str]:
     if _INTEL.search(text) and _BOARD_OR_COOLER.search(text):
         found += [f"lga{m.group(1)}" for m in INTEL_BARE.finditer(text)]
     if not found and _ANY_CHIPSET.search(text):
-        for pattern, value in _CHIPSETS:
-            if pattern.search(text):
+        for pattern, value in CHIPSET_SOCKETS:
+            if _spelling(pattern).search(text):
                 found.append(value)
                 break
     return list(dict.fromkeys(found))
