@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from cartwise.understanding.rules.budget import parse_budget
+from cartwise.understanding.rules.budget import PATTERNS, parse_budget
 from cartwise.understanding.rules.numbers import parse_zh_numeral
 
 
@@ -114,3 +117,18 @@ def test_every_currency_written_after_an_amount_gives_its_budget(form: str, code
 )
 def test_budgets_in_the_currencies_of_other_markets(text: str, slots: dict[str, str]) -> None:
     assert parse_budget(text).slots("USD") == slots
+
+
+def test_a_budget_found_early_compiles_none_of_the_later_patterns() -> None:
+    probe = (
+        "from cartwise.understanding.rules import budget\n"
+        "before = budget._pattern.cache_info().currsize\n"
+        "finding = budget.parse_budget('三百以内的跑步鞋，42码')\n"
+        "print(before, budget._pattern.cache_info().currsize, finding.budget_max)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    before, compiled, budget_max = out.split()
+    assert (before, budget_max) == ("0", "300.0")
+    assert 0 < int(compiled) < len(PATTERNS)

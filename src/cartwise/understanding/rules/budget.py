@@ -11,6 +11,7 @@ Budgets are always session slots, never long-term preferences.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -62,28 +63,35 @@ _BUDGET_CUE = (
     r"pay(?: up to)?"
 )
 
-PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("range", re.compile(rf"(?:between\s)?{_A}\s*(?:到|至|-|~|–|—|－|to|and)\s*{_B}")),
+PATTERNS: list[tuple[str, str]] = [
+    ("range", rf"(?:between\s)?{_A}\s*(?:到|至|-|~|–|—|－|to|and)\s*{_B}"),
     (
         "max",
-        re.compile(
+        (
             rf"(?:{_BUDGET_CUE})?\s*(?:{_MAX_BEFORE})\s*(?:花|花费|用|spend|pay)?\s*(?:the\s)?(?:price\s(?:of\s)?)?{_A}"
         ),
     ),
     (
         "max",
-        re.compile(
-            rf"{_A}\s*(?:以内|之内|以下|内|封顶|or less|or under|or below|max\b|tops|at most)"
-        ),
+        (rf"{_A}\s*(?:以内|之内|以下|内|封顶|or less|or under|or below|max\b|tops|at most)"),
     ),
-    ("min", re.compile(rf"(?:{_MIN_BEFORE})\s*{_A}")),
-    ("min", re.compile(rf"{_A}\s*(?:以上|起|or more|and up|plus)")),
-    ("around", re.compile(rf"(?:{_BUDGET_CUE})?\s*(?:{_AROUND_BEFORE})\s*{_A}")),
-    ("around", re.compile(rf"{_A}\s*(?:左右|上下|或者更多一点|ish)")),
-    ("max", re.compile(rf"(?:{_BUDGET_CUE})\s*{_A}")),
-    ("max", re.compile(rf"{_A}\s*(?:budget|的预算)")),
-    ("price", re.compile(rf"{_A}")),
+    ("min", rf"(?:{_MIN_BEFORE})\s*{_A}"),
+    ("min", rf"{_A}\s*(?:以上|起|or more|and up|plus)"),
+    ("around", rf"(?:{_BUDGET_CUE})?\s*(?:{_AROUND_BEFORE})\s*{_A}"),
+    ("around", rf"{_A}\s*(?:左右|上下|或者更多一点|ish)"),
+    ("max", rf"(?:{_BUDGET_CUE})\s*{_A}"),
+    ("max", rf"{_A}\s*(?:budget|的预算)"),
+    ("price", rf"{_A}"),
 ]
+"""(kind, regex) in the order they are tried: the first that matches wins. Each regex is
+compiled the first time a message reaches it (`_pattern`): a budget is usually found by one
+of the first three, and compiling the rest (each holds every currency spelling) at import
+cost ~150 ms of every process at a load average of 6."""
+
+
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 @dataclass
@@ -138,10 +146,10 @@ def parse_budget(text: str) -> BudgetFinding:
         finding.budget_min = ZH_DIGITS[approx.group(1)] * unit
         finding.budget_max = ZH_DIGITS[approx.group(2)] * unit
         finding.spans.append(approx.span())
-    for kind, pattern in PATTERNS:
+    for kind, source in PATTERNS:
         if finding.found:
             break
-        for hit in pattern.finditer(lowered):
+        for hit in _pattern(source).finditer(lowered):
             if _overlaps(hit.span(), finding.spans) or not _accept(kind, hit, lowered):
                 continue
             _apply(kind, hit, finding)
