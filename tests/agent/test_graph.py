@@ -19,7 +19,7 @@ from cartwise.recall.item_search import user_profile
 from cartwise.recall.service import RecallService, SearchResponse
 from cartwise.understanding.base import CuratorOutput, CuratorTurn
 from tests.agent.conftest import PLATFORMS, DepsFactory
-from tests.doubles import ScriptedEngine
+from tests.doubles import CountingEmbedder, ScriptedEngine
 
 PLASTIC_DISLIKE = {
     "language": "en",
@@ -166,6 +166,19 @@ async def test_profile_is_computed_once_and_seen_by_every_parallel_search(
     assert threading.get_ident() not in {ident for _, _, ident in spy.seen}
     assert user_profile.get() is None  # nothing leaks out of the turn
     assert result.personalization.active and result.personalization.likes == ["wood"]
+
+
+async def test_a_turn_with_stored_likes_embeds_no_profile_text(make_deps: DepsFactory) -> None:
+    deps = make_deps(ScriptedEngine({"I like wood": WOOD_LIKE}))
+    await run_agent(deps, user="ann", thread="t1", message="I like wood")
+    counting = CountingEmbedder(deps.recall.embedder)
+    deps.recall.embedder = counting
+    result = await run_agent(deps, user="ann", thread="t2", message="headphones")
+
+    # The user tower is the stored like's vector: only the query reaches the model.
+    assert counting.queries and all("wood" not in text for text in counting.queries)
+    assert result.personalization.active and result.personalization.likes == ["wood"]
+    assert any(p.score_user != 0 for p in result.products)
 
 
 async def test_no_like_means_no_personalization(make_deps: DepsFactory) -> None:

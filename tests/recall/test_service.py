@@ -16,6 +16,7 @@ from cartwise.recall.indexes.faiss import FaissIndex
 from cartwise.recall.lexical import model_forms, model_tokens, tokenize
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
+from tests.doubles import CountingEmbedder
 from tests.factories import make_product
 
 MODEL_CATALOG = [
@@ -112,6 +113,23 @@ def test_profile_activates_user_tower_and_reports_score_parts(settings: Settings
         expected = (hit.score_query + settings.recall_user_beta * hit.score_user) / norm
         assert hit.score == pytest.approx(expected, abs=1e-5)
     assert any(hit.score_user != 0.0 for hit in response.results)
+
+
+def test_a_given_profile_vector_is_the_user_tower_and_the_profile_is_not_embedded(
+    settings: Settings,
+) -> None:
+    service = _service(settings)
+    counting = CountingEmbedder(service.embedder)
+    service.embedder = counting
+    u = counting.inner.embed_query("Sony")
+    response = service.search(
+        "headphones", k=5, profile="a profile text", profile_vector=u, mode="dense"
+    )
+    assert counting.queries == ["headphones"]
+    assert response.personalization is True
+    for hit in response.results:
+        item = service.index.vectors([hit.product.key])[0]
+        assert hit.score_user == pytest.approx(float(item @ u), abs=1e-5)
 
 
 def test_beta_zero_disables_personalization(settings: Settings) -> None:

@@ -18,6 +18,7 @@ from cartwise.agent.followups import Resolution
 from cartwise.agent.price_answers import PriceAnswer
 from cartwise.agent.price_compare import Offer, PriceComparison
 from cartwise.catalog.product import Product
+from cartwise.embedding.base import Vector
 from cartwise.memory.price_facts import ModelPriceFacts, PriceFacts
 from cartwise.memory.session_state import (
     ChatMessage,
@@ -97,6 +98,8 @@ class SearchTask(TypedDict):
     query: str
     profile: str
     """Like-only profile text computed once by the profile node ("" = no personalization)."""
+    profile_vector: Vector | None
+    """`profile`'s user-tower vector, made from the stored likes' vectors (None: embed it)."""
     filters: SearchFilters
     budget_probe: SearchFilters | None
     """`filters` without the budget's price bounds, for the probe of what the budget leaves
@@ -124,6 +127,8 @@ class TurnState(TypedDict, total=False):
     domain: str
     slots: dict[str, str]
     profile: str
+    profile_vector: Vector | None
+    """`profile`'s user-tower vector when it is made of stored likes alone (None: embed it)."""
     likes: list[str]
     like_terms: list[str]
     exclude_terms: list[str]

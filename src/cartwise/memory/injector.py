@@ -106,6 +106,9 @@ class _Sorted:
     """Distinct slugs behind `demote_terms` that `demoting` does not hold."""
     likes: list[PreferenceEntry] = field(default_factory=list)
     """Likes that apply, most relevant first, at most top-k."""
+    profile_vector: np.ndarray | None = None
+    """The user-tower vector of `likes`, from their stored vectors (None: no likes, or a
+    store that gives no vectors)."""
     rest: list[PreferenceEntry] = field(default_factory=list)
     """Relevant likes and soft dislikes for the block, at most top-k."""
 
@@ -158,6 +161,7 @@ def _sort(scored: ScoredNamespace, settings: Settings) -> _Sorted:
     named_excluding = scored.best_positions(excluding, NAMED_DISLIKES)
     named_demoting = scored.best_positions(demoting, NAMED_DISLIKES)
     codes = grouping.terms.slug_codes
+    liked = scored.best_positions(~scored.dislike & applies, k)
     return _Sorted(
         hard_dislikes=scored.best_first(hard),
         exclude_terms=_group_terms(
@@ -171,9 +175,23 @@ def _sort(scored: ScoredNamespace, settings: Settings) -> _Sorted:
         excluding_more=int(np.setdiff1d(codes[excluding], codes[named_excluding]).size),
         demoting=[scored.entries[i] for i in named_demoting.tolist()],
         demoting_more=int(np.setdiff1d(codes[demoting], codes[named_demoting]).size),
-        likes=scored.best_first(~scored.dislike & applies, k),
+        likes=[scored.entries[i] for i in liked.tolist()],
+        profile_vector=_mean_direction(scored.own_vectors(liked))
+        if scored.own_vectors is not None and liked.size
+        else None,
         rest=scored.best_first(~hard & relevant, k),
     )
+
+
+def _mean_direction(vectors: np.ndarray) -> np.ndarray:
+    """The normalised mean of the likes' stored vectors: the user tower's direction. Each
+    was embedded once, when it was written; embedding the likes' joined text instead cost a
+    model call at every turn that brought up a new set of likes (150–250 ms of a 90 ms
+    turn over HTTP on the shared 2-core machine, the whole gap of a Redis shopper with
+    1,000 entries to one with none)."""
+    mean = np.asarray(vectors, dtype=np.float32).mean(axis=0)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm > 0 else mean
 
 
 def _group_terms(
@@ -263,6 +281,9 @@ class PreferenceContext:
     """Distinct hard dislikes behind `exclude_terms` that `dislikes` leaves out."""
     demoted_more: int = 0
     """Distinct soft dislikes behind `demote_terms` that `dislikes` leaves out."""
+    profile_vector: np.ndarray | None = None
+    """`profile` as the user tower's vector, made from the likes' stored vectors (None: no
+    likes, or a store that gives no vectors: embed `profile`)."""
 
 
 def preference_context(
@@ -276,6 +297,7 @@ def preference_context(
         profile=_profile_text(sorted_.likes),
         exclude_terms=sorted_.exclude_terms,
         likes=sorted_.likes,
+        profile_vector=sorted_.profile_vector,
         demote_terms=sorted_.demote_terms,
         dislikes=[*sorted_.excluding, *sorted_.demoting],
         excluded_more=sorted_.excluding_more,

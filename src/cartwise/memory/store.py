@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -359,6 +359,9 @@ class ScoredNamespace:
     """Per domain index: `possibly_in_scope` of its entries, encoded the same way."""
     dislike_terms: DislikeTerms | None = None
     """The dislikes' keywords by domain and strength, precomputed (None: computed on use)."""
+    own_vectors: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.float32]] | None = None
+    """The stored vectors of the entries at some positions, each of the entry's own words
+    (None: not given, then the user tower embeds the likes' text)."""
 
     @classmethod
     def empty(cls) -> ScoredNamespace:

@@ -13,11 +13,16 @@ from __future__ import annotations
 import asyncio
 from contextvars import ContextVar
 
+from cartwise.embedding.base import Vector
 from cartwise.recall.indexes.base import SearchFilters
 from cartwise.recall.service import RecallService, SearchResponse
 
 user_profile: ContextVar[str | None] = ContextVar("cartwise_user_profile", default=None)
 """Like-only profile text for the user tower; None or "" means no personalization."""
+
+user_vector: ContextVar[Vector | None] = ContextVar("cartwise_user_vector", default=None)
+"""`user_profile` as a vector already made from the likes' stored vectors (None: embed the
+text). Read only with the context's profile, never with an explicit one."""
 
 
 def resolve_profile(explicit: str | None) -> str | None:
@@ -42,7 +47,10 @@ async def search_platforms(
 
     def one(platform: str) -> SearchResponse:
         scoped = base.model_copy(update={"platforms": [platform]})
-        return service.search(query, k=k, filters=scoped, profile=resolve_profile(profile))
+        vector = user_vector.get() if profile is None else None
+        return service.search(
+            query, k=k, filters=scoped, profile=resolve_profile(profile), profile_vector=vector
+        )
 
     tasks = [asyncio.create_task(asyncio.to_thread(one, platform)) for platform in targets]
     responses = await asyncio.gather(*tasks)

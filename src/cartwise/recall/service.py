@@ -31,7 +31,7 @@ from cartwise.catalog.brands import (
 )
 from cartwise.catalog.kinds import CatalogKinds, collect_kinds, read_kinds, write_kinds
 from cartwise.catalog.product import Product
-from cartwise.embedding.base import Embedder, Matrix, normalize_vector, query_start
+from cartwise.embedding.base import Embedder, Matrix, Vector, normalize_vector, query_start
 from cartwise.errors import ConfigurationError, InvalidInput, UnknownPlatform
 from cartwise.recall.catalog_version import CatalogVersion, CatalogWatcher, RedisCatalogVersion
 from cartwise.recall.indexes import create_index, index_name
@@ -314,9 +314,12 @@ class RecallService:
         k: int = 10,
         filters: SearchFilters | None = None,
         profile: str | None = None,
+        profile_vector: Vector | None = None,
         mode: SearchMode = "hybrid",
     ) -> SearchResponse:
-        """Top-k products for `query` within `filters`; `profile` is like-only text."""
+        """Top-k products for `query` within `filters`; `profile` is like-only text, and
+        `profile_vector` (when given, with `profile`) its user-tower vector already made, so
+        the profile is not embedded again."""
         if not query.strip():
             raise InvalidInput("the search query is empty")
         if k < 1:
@@ -325,11 +328,9 @@ class RecallService:
         self.check_filters(filters)
         q = self.embedder.embed_query(query_start(query))
         # No likes (or β = 0): no user vector at all, so nothing of the profile leaks in.
-        u = (
-            self.embedder.embed_query(profile)
-            if profile and profile.strip() and self.beta > 0
-            else None
-        )
+        u = None
+        if profile and profile.strip() and self.beta > 0:
+            u = profile_vector if profile_vector is not None else self.embedder.embed_query(profile)
         personalization = u is not None
         request = normalize_vector(q + self.beta * u) if u is not None else q
 

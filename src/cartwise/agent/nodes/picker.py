@@ -30,7 +30,7 @@ from cartwise.agent.spec_answers import (
 )
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
 from cartwise.catalog.terms import TermMatcher
-from cartwise.recall.item_search import search_platforms, user_profile
+from cartwise.recall.item_search import search_platforms, user_profile, user_vector
 from cartwise.recall.spec_search import effective_sort, unstated_keys
 from cartwise.settings import Settings
 from cartwise.text import fold, has_han
@@ -170,6 +170,7 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
     once more without it (the profile still comes from the ContextVar)."""
     filters = state["filters"].model_copy(update={"domains": []})
     token = user_profile.set(state.get("profile") or None)
+    vector_token = user_vector.set(state.get("profile_vector") if state.get("profile") else None)
     try:
         responses = await search_platforms(
             context.deps.recall,
@@ -180,6 +181,7 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
         )
     finally:
         user_profile.reset(token)
+        user_vector.reset(vector_token)
     specs = filters.request_specs()
     return [
         c

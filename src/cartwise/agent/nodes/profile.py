@@ -27,6 +27,7 @@ from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
 from cartwise.catalog.product import Domain
 from cartwise.catalog.terms import slug_terms
+from cartwise.embedding.base import Vector
 from cartwise.memory.injector import preference_context
 from cartwise.memory.session_state import SessionConstraint
 from cartwise.memory.store import Category, Polarity, PreferenceEntry, Strength
@@ -46,6 +47,9 @@ class TurnPreferences:
     """The preferences that apply to this turn, from every source."""
 
     profile: str = ""
+    profile_vector: Vector | None = None
+    """`profile`'s user-tower vector while it holds stored likes alone (a like stated in
+    this message has no stored vector yet: then None, and the search embeds `profile`)."""
     likes: list[str] = field(default_factory=list)
     like_terms: list[str] = field(default_factory=list)
     exclude_terms: list[str] = field(default_factory=list)
@@ -81,6 +85,7 @@ def collect_preferences(
     *,
     profile: str,
     liked: list[PreferenceEntry],
+    profile_vector: Vector | None = None,
     exclude_terms: list[str],
     block: str,
     plan: Reading,
@@ -109,6 +114,7 @@ def collect_preferences(
     }
     prefs = TurnPreferences(
         profile=profile,
+        profile_vector=profile_vector,
         likes=[e.slug for e in liked if e.dedup_key not in retracted],
         like_terms=[
             t for e in liked if e.dedup_key not in retracted for t in slug_terms(e.slug, e.keywords)
@@ -156,6 +162,7 @@ def collect_preferences(
     prefs.demote_terms = [t for t in dict.fromkeys(prefs.demote_terms) if fold(t) not in hard]
     if fresh_likes:
         prefs.profile = " ".join(p for p in (prefs.profile, *fresh_likes) if p)
+        prefs.profile_vector = None
     return prefs
 
 
@@ -197,6 +204,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
             applied.extend(merged(state["memory"], named, stored.dislikes, stored.likes))
             return collect_preferences(
                 profile=stored.profile,
+                profile_vector=stored.profile_vector,
                 liked=stored.likes,
                 exclude_terms=stored.exclude_terms,
                 demote_terms=stored.demote_terms,
@@ -222,6 +230,7 @@ async def profile_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSt
     await sink.step_started("searching")
     return {
         "profile": prefs.profile,
+        "profile_vector": prefs.profile_vector,
         "likes": prefs.likes,
         "like_terms": prefs.like_terms,
         "exclude_terms": prefs.exclude_terms,

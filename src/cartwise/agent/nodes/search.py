@@ -18,7 +18,7 @@ from langgraph.types import Send
 from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
 from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
-from cartwise.recall.item_search import search_platforms, user_profile
+from cartwise.recall.item_search import search_platforms, user_profile, user_vector
 from cartwise.recall.service import SearchResponse
 from cartwise.recall.spec_request import prefer_kind
 from cartwise.recall.spec_search import SPEC_DEPTH as KIND_DEPTH
@@ -41,6 +41,7 @@ def fan_out(state: TurnState) -> list[Send] | str:
                 platform=platform,
                 query=state["query"],
                 profile=state.get("profile", ""),
+                profile_vector=state.get("profile_vector"),
                 filters=state["filters"].model_copy(update={"platforms": [platform]}),
                 budget_probe=probe.model_copy(update={"platforms": [platform]}) if probe else None,
                 page=page,
@@ -74,6 +75,7 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
     # This node runs in its own copy of the context: the var is scoped to this search, and
     # search_platforms' worker thread inherits it.
     token = user_profile.set(task["profile"] or None)
+    vector_token = user_vector.set(task.get("profile_vector") if task["profile"] else None)
     filters = task["filters"]
     depth = search_depth(task["page"], deps.settings.agent_search_k)
     kind = task.get("kind", "")
@@ -92,6 +94,7 @@ async def search_node(task: SearchTask, runtime: Runtime[RunContext]) -> TurnSta
         responses = await asyncio.gather(*searches)
     finally:
         user_profile.reset(token)
+        user_vector.reset(vector_token)
     response = responses[0][platform]
     if kind:
         kept = prefer_kind(response.results, kind)[:depth]

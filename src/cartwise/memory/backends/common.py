@@ -38,11 +38,11 @@ if TYPE_CHECKING:
     import numpy as np
 
     from cartwise.catalog.domain_classifier import DomainClassifier
-    from cartwise.embedding.base import Vector
+    from cartwise.embedding.base import Matrix, Vector
     from cartwise.memory.session_state import SessionPrefState
 
 # Bump when `vector_text` changes: stored vectors made with another recipe are re-embedded.
-VECTOR_RECIPE = "v1"
+VECTOR_RECIPE = "v2"
 VECTOR_TEXT_CHARS = 160
 """At most this much of an entry's text is embedded. A stored preference is tens of tokens
 (its slug and a few keywords); the largest the API accepts (24 keywords of 64 characters)
@@ -74,21 +74,28 @@ def vector_tag(embedder: Embedder) -> str:
 
 
 def vector_text(entry: PreferenceEntry) -> str:
-    """The text whose vector decides an entry's relevance to a query.
-
-    A domain-scoped entry applies when the query is about its domain, so its vector is the
-    domain's: measured with multilingual-e5-small, "electronics" scores 0.80-0.84 against
-    headphone/phone queries and 0.76-0.78 against raincoat/shoe queries, while
-    "plastic 塑料 (electronics)" overlaps both ranges (0.78-0.87 vs 0.76-0.82): the slug
-    drags a scoped entry towards every query that mentions the material. A global entry
-    always applies; its vector only ranks it, so its own words are the right text.
+    """The text of an entry's stored vector: its own words, scoped or not. A like's vector
+    is the user tower's material (`PreferenceContext.profile_vector`); a global entry's also
+    ranks it against a query. (Recipe v1 stored a scoped entry's domain instead, so its
+    words were lost to the user tower; its relevance is still its domain's, `domain_text`.)
     """
-    text = entry.domain.replace("-", " ") if entry.domain else entry.embedding_text()
+    text = f"{entry.slug.replace('-', ' ')} {' '.join(entry.keywords)}".strip()
     if len(text) <= VECTOR_TEXT_CHARS:
         return text
     start = text[: VECTOR_TEXT_CHARS + 1]
     # Whole words only, unless the first word is itself longer than the bound.
     return start.rsplit(" ", 1)[0] if " " in start else start[:VECTOR_TEXT_CHARS]
+
+
+def domain_text(domain: str) -> str:
+    """The text whose vector decides a domain-scoped entry's relevance to a query.
+
+    A domain-scoped entry applies when the query is about its domain, so its relevance is
+    the domain's: measured with multilingual-e5-small, "electronics" scores 0.80-0.84 against
+    headphone/phone queries and 0.76-0.78 against raincoat/shoe queries, while
+    "plastic 塑料 (electronics)" overlaps both ranges (0.78-0.87 vs 0.76-0.82): the slug
+    drags a scoped entry towards every query that mentions the material."""
+    return domain.replace("-", " ")
 
 
 def encode_vector(vector: Vector) -> bytes:
@@ -360,6 +367,7 @@ class VectorRanking(ABC):
         self._domain_classifier: DomainClassifier | None = None
         self._prepared: OrderedDict[tuple[str, str], PreparedNamespace] = OrderedDict()
         self._prepared_lock = threading.Lock()
+        self._domain_vectors: dict[str, Vector] = {}
 
     @property
     def _domains(self) -> DomainClassifier:
@@ -457,6 +465,17 @@ class VectorRanking(ABC):
             row.vector = vector
         self._store_vectors(user, recipient, list(zip(stale, fresh, strict=True)))
 
+    def _domain_matrix(self, domains: Sequence[str]) -> Matrix:
+        """The vectors of `domain_text(d)` for `domains`, each embedded once per process (a
+        namespace has a few domains; racing threads may both embed one, and either serves)."""
+        import numpy as np
+
+        missing = [d for d in domains if d not in self._domain_vectors]
+        if missing:
+            fresh = self.embedder.embed_documents([domain_text(d) for d in missing])
+            self._domain_vectors.update(zip(missing, fresh, strict=True))
+        return np.stack([self._domain_vectors[d] for d in domains])
+
     def score_namespace(self, user: str, query: str, *, recipient: str = SELF) -> ScoredNamespace:
         import numpy as np
 
@@ -467,8 +486,15 @@ class VectorRanking(ABC):
         # einsum, not `@`: OpenBLAS threads a large matrix-vector product, which costs more
         # than it saves on a busy machine (see DomainClassifier.read).
         scores = np.einsum("ij,j->i", prepared.matrix, query_vector)
-        reading = self._domains.read(query, query_vector)
         flags = prepared.lookups
+        if flags.domains:
+            # A scoped entry is as relevant as its domain (`domain_text`); its vector is its words.
+            domain_scores = np.einsum(
+                "ij,j->i", self._domain_matrix(flags.domains), query_vector
+            ).astype(scores.dtype)
+            by_index = np.concatenate((np.zeros(1, dtype=scores.dtype), domain_scores))
+            scores = np.where(flags.domain_index > 0, by_index[flags.domain_index], scores)
+        reading = self._domains.read(query, query_vector)
         # Each distinct domain is placed once per read, not once per entry; index 0 = global.
         in_scope = [1] + [_flag(self._domains.in_scope(d, reading)) for d in flags.domains]
         possibly = [1] + [_flag(self._domains.possibly_in_scope(d, reading)) for d in flags.domains]
@@ -486,6 +512,7 @@ class VectorRanking(ABC):
             domain_in_scope=by_domain,
             domain_possibly_in_scope=possibly_by_domain,
             dislike_terms=flags.dislike_terms,
+            own_vectors=prepared.matrix.__getitem__,
         )
 
     def named_in(
