@@ -189,7 +189,7 @@ def _mean_direction(vectors: np.ndarray) -> np.ndarray:
     model call at every turn that brought up a new set of likes (150–250 ms of a 90 ms
     turn over HTTP on the shared 2-core machine, the whole gap of a Redis shopper with
     1,000 entries to one with none)."""
-    mean = np.asarray(vectors, dtype=np.float32).mean(axis=0)
+    mean: np.ndarray = np.asarray(vectors, dtype=np.float32).mean(axis=0)
     norm = float(np.linalg.norm(mean))
     return mean / norm if norm > 0 else mean
 
