@@ -381,9 +381,9 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
             "keyword groups precomputed per domain. The reader gets a bounded slice "
             "(agent/turn_memory.py); a read hands on at most 16 of the dislikes a search "
             "applies of each strength (memory/injector.py) and the reply names five and "
-            "counts the others, while filtering uses every hard dislike. A shopper with likes "
-            "also embeds their profile the first time a query brings it up (10 entries "
-            "already do).",
+            "counts the others, while filtering uses every hard dislike. The user tower is "
+            "the normalised mean of the applicable likes' stored vectors (each of its own "
+            "words, embedded when it was written): no model call for a new set of likes.",
         ]
     lines.append("")
     return "\n".join(lines)
