@@ -133,7 +133,25 @@ def _no_english_of_its_own(page: Page, turn: Locator) -> None:
     assert not english, english
 
 
+PICTURES_LOADED_JS = """async (turn) => {
+  const before = turn.getBoundingClientRect().height;
+  const pictures = [...turn.querySelectorAll("img")];
+  for (const img of pictures) img.loading = "eager";
+  await Promise.all(pictures.map((img) => img.decode().catch(() => null)));
+  await new Promise(requestAnimationFrame);
+  return [before, turn.getBoundingClientRect().height];
+}"""
+
+
+def _pictures_keep_the_turn_in_shape(turn: Locator) -> None:
+    """A turn keeps its height when its pictures arrive: anything it grows by pushes the turns
+    below it, the newest among them, out of view."""
+    before, after = turn.evaluate(PICTURES_LOADED_JS)
+    assert abs(after - before) <= 1, (before, after)
+
+
 def _check_turn(page: Page, turn: Locator, *, chinese: bool) -> None:
+    _pictures_keep_the_turn_in_shape(turn)
     _inside_viewport(page, ".topbar")
     _inside_viewport(page, "#chat-input")
     assert page.evaluate("window.scrollY") == 0
