@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cartwise.embedding.base import normalize_vector
 from cartwise.log import logger, redact
 from cartwise.memory.store import (
     SELF,
@@ -189,9 +190,7 @@ def _mean_direction(vectors: np.ndarray) -> np.ndarray:
     model call at every turn that brought up a new set of likes (150–250 ms of a 90 ms
     turn over HTTP on the shared 2-core machine, the whole gap of a Redis shopper with
     1,000 entries to one with none)."""
-    mean: np.ndarray = np.asarray(vectors, dtype=np.float32).mean(axis=0)
-    norm = float(np.linalg.norm(mean))
-    return mean / norm if norm > 0 else mean
+    return normalize_vector(np.asarray(vectors, dtype=np.float32).mean(axis=0))
 
 
 def _group_terms(
