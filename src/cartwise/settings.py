@@ -294,6 +294,16 @@ class Settings(BaseSettings):
     the other's work is done, and their long searches pause for it. 0 (the default): nobody is
     held back — on the shared 2-core machine it did not measurably help (fairness report)."""
 
+    read_offload_chars: int = Field(default=300, ge=0)
+    """`cartwise serve` reads a message longer than this in a worker process of its own, so
+    its reading holds none of the GIL other shoppers' turns need (the rules reader held it
+    135–220 ms for 2,000 characters; ~12 ms at 300, ~22 ms at 500, against 1–3 ms for the
+    round trip). 0 reads every message in the server's process."""
+
+    read_offload_workers: int = Field(default=1, ge=1, le=8)
+    """Worker processes reading long messages (each builds its own reader, ~100 MB). One keeps
+    long messages from taking more than one core between them; more read several at once."""
+
     shutdown_grace_seconds: int = Field(default=30, ge=1)
     """On SIGTERM `cartwise serve` stops accepting connections and lets running turns finish
     for at most this long before it exits (keep it below the orchestrator's kill timeout)."""

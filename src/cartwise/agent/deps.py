@@ -9,12 +9,14 @@ from dataclasses import dataclass
 
 from cartwise.embedding.base import Embedder
 from cartwise.embedding.memo import QueryMemo
+from cartwise.log import logger
 from cartwise.memory.prices import PriceHistory, WatchStore
 from cartwise.memory.session_state import SessionStore
 from cartwise.memory.store import PreferenceStore
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings
 from cartwise.understanding.base import Engine
+from cartwise.understanding.offload import OffloadEngine
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class AgentDeps:
     """Shoppers' price and stock watches and their alerts (None with the history off)."""
 
     def close(self) -> None:
+        if isinstance(self.engine, OffloadEngine):
+            self.engine.close()
         self.preferences.close()
         self.sessions.close()
         self.recall.close()
@@ -65,17 +69,28 @@ class AgentDeps:
             self.sessions.clear(user, thread)
             for entry in self.preferences.list(user):
                 self.preferences.delete(user, entry.dedup_key, recipient=entry.recipient)
+        # The reader's worker started with the engine and has usually built its reader by
+        # now; until it has, long messages are read in this process (never waited for).
+        if isinstance(self.engine, OffloadEngine) and not self.engine.wait_ready(
+            READER_WORKER_START_S
+        ):
+            logger.warning("the reader's worker is not ready: long messages read in-process")
 
 
 READINESS_PROBE_THREAD = "cartwise-readiness-probe"
 WARM_UP_USER = "cartwise:warm-up"
 WARM_UP_MESSAGES = ("推荐一款蓝牙耳机", "wireless earbuds under 300")
 """A plain request in each language: every stage of a turn runs, nothing is remembered."""
+READER_WORKER_START_S = 60.0
+"""How long the warm-up waits for the reader's worker process (~1–3 s on the 2-core machine)."""
 
 
-def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> AgentDeps:
+def create_deps(
+    settings: Settings, *, embedder: Embedder | None = None, offload_reads: bool = False
+) -> AgentDeps:
     """Open the configured backends and touch each store once, so a dead Redis is a
-    StoreUnavailable now rather than in the middle of someone's turn."""
+    StoreUnavailable now rather than in the middle of someone's turn. `offload_reads` (a
+    server): long messages are read in a worker process (`create_engine`)."""
     from cartwise.embedding import create_embedder
     from cartwise.memory import (
         create_preference_store,
@@ -94,7 +109,11 @@ def create_deps(settings: Settings, *, embedder: Embedder | None = None) -> Agen
         recall = RecallService.open(settings, memo)
         cleanup.callback(recall.close)
         # The rules engine learns every brand the catalog carries (not only its list).
-        engine = create_engine(settings, recall.catalog_brands(), embedder=memo)
+        engine = create_engine(
+            settings, recall.catalog_brands(), embedder=memo, offload_reads=offload_reads
+        )
+        if isinstance(engine, OffloadEngine):
+            cleanup.callback(engine.close)
         prices = watches = None
         if settings.price_history:
             prices = create_price_history(settings)

@@ -92,7 +92,7 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
     def warm_deps(settings: Settings) -> AgentDeps:
         # Before the app reports ready (/readyz), so the first shopper's turn costs what any
         # other turn costs.
-        deps = create_deps(settings, embedder=embedder)
+        deps = create_deps(settings, embedder=embedder, offload_reads=True)
         started = time.perf_counter()
         try:
             with console.status("warming up: the model, the index and the reader"):

@@ -8,6 +8,7 @@ rules engine whenever a call fails.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from cartwise.errors import ConfigurationError
@@ -37,17 +38,41 @@ __getattr__ = lazy_face(
 
 
 def create_engine(
-    settings: Settings, brands: Iterable[CatalogBrand] = (), *, embedder: Embedder | None = None
+    settings: Settings,
+    brands: Iterable[CatalogBrand] = (),
+    *,
+    embedder: Embedder | None = None,
+    offload_reads: bool = False,
 ) -> Engine:
     """The engine `settings.engine` names; the llm engine falls back to rules. `brands` (the
     ingested catalogs', `RecallService.catalog_brands()`) teach the rules engine every brand
-    they carry; `embedder` (the turn's) lets the act classifier read sentence vectors."""
+    they carry; `embedder` (the turn's) lets the act classifier read sentence vectors.
+
+    `offload_reads` (a server's engine): the rules engine reads a message longer than
+    `settings.read_offload_chars` in a worker process (`OffloadEngine`), started in the
+    background; the caller closes it. A one-shot command keeps every read in its process."""
     from cartwise.understanding.acts import create_act_classifier
     from cartwise.understanding.rules.engine import RulesEngine
 
-    rules = RulesEngine(catalog=brands, acts=create_act_classifier(embedder))
+    brands = list(brands)
+    acts = create_act_classifier(embedder)
+    rules = RulesEngine(catalog=brands, acts=acts)
     if settings.engine == "rules":
-        return rules
+        if not offload_reads or not settings.read_offload_chars:
+            return rules
+        from cartwise.understanding.offload import OffloadEngine, SentenceVectors
+
+        offloaded = OffloadEngine(
+            rules,
+            partial(worker_rules_engine, brands),
+            min_chars=settings.read_offload_chars,
+            vectors=(
+                SentenceVectors(embedder) if embedder is not None and acts.reads_sentences else None
+            ),
+            workers=settings.read_offload_workers,
+        )
+        offloaded.start()
+        return offloaded
     if not settings.llm_base_url:
         raise ConfigurationError(
             "ENGINE=llm needs LLM_BASE_URL, the base URL of an OpenAI-compatible chat "
@@ -68,3 +93,12 @@ def guarded_llm_engine(settings: Settings, rules: RulesEngine) -> FallbackEngine
         LLMEngine(settings), rules, counters, log_personal_data=settings.log_personal_data
     )
     return FallbackEngine(guarded, rules, counters)
+
+
+def worker_rules_engine(brands: list[CatalogBrand], embedder: Embedder | None) -> RulesEngine:
+    """A reader worker's rules engine: the same brands, and an act classifier over the
+    vectors sent with each message (`OffloadEngine`)."""
+    from cartwise.understanding.acts import create_act_classifier
+    from cartwise.understanding.rules.engine import RulesEngine
+
+    return RulesEngine(catalog=brands, acts=create_act_classifier(embedder))
