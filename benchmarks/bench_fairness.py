@@ -10,16 +10,22 @@ on loopback. A quiet shopper runs short turns ("推荐头戴式耳机", "over-ea
   and the long message and the long keyword at once. Reported: the quiet shopper's turn p95
   with ÷ without (goal ≤ 2×). The hostile shopper runs in a process of its own (its client
   work shares neither the quiet client's GIL nor its event loop). Run with the default
-  server (threads shared, nobody held back) and with the busy rule on (TURN_BUSY_SHARE=4),
-  so the two designs are compared in the same conditions.
+  server (threads shared, nobody held back, a message past 300 characters read in a worker
+  process), with every message read in the server's process (READ_OFFLOAD_CHARS=0: what the
+  default was before) and with the busy rule on (TURN_BUSY_SHARE=4), so the designs are
+  compared in the same conditions.
 - at 0 / 10 / 1,000 / 10,000 stored entries (written through the store directly, past the API's
   cap, as `memory import` did): the same turns' p50/p95, the first turn apart (it reads the
   namespace whole once per process), after a shopper with nothing stored has sent every
   message once (no size rides on another's query vectors). Goal: 10,000 entries ≤ 2× none.
 
     python -m benchmarks.bench_fairness [--turns 20] [--store sqlite|redis|both] [--home PATH]
-                                        [--redis-url URL] [--skip-scale | --scale-only]
+                                        [--redis-url URL]
+                                        [--skip-scale | --scale-only | --hostile-only]
                                         [--default-only]
+
+`--scale-only` and `--hostile-only` rewrite only their section of the report; the other
+stays as it was measured, under its own date and load.
 
 On Redis it uses `--redis-url` (flushed; `make bench` passes its own server) or starts a
 redis-server of its own on a free port.
@@ -39,10 +45,19 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from benchmarks.bench_api import cartwise_serve, one_turn, percentile
 from benchmarks.bench_memory import synthetic_entries
@@ -68,10 +83,13 @@ SIZES = (0, 10, 1_000, 10_000)
 of likes to embed), 1,000 and 10,000 how that grows."""
 CONFIGS: list[tuple[str, dict[str, str]]] = [
     ("default", {}),
+    ("reader in-process", {"READ_OFFLOAD_CHARS": "0"}),
     ("busy rule on", {"TURN_BUSY_SHARE": "4"}),
 ]
 """Server settings the fairness rows run under, in the same run: the first is what `cartwise
-serve` runs; the second also holds a busy shopper back (api/fair.py, TURN_BUSY_SHARE)."""
+serve` runs; the second reads every message in the server's process, as before long messages
+went to a worker (understanding/offload.py); the third also holds a busy shopper back
+(api/fair.py, TURN_BUSY_SHARE)."""
 
 
 class Client:
@@ -122,8 +140,20 @@ class Client:
         return response.status_code
 
 
-async def quiet_turns(shopper: Client, turns: int) -> list[float]:
-    return [await shopper.turn(f"{QUIET_TURNS[n % len(QUIET_TURNS)]}") for n in range(turns)]
+Tick = Callable[[], None]
+"""Called after each quiet turn (the progress bar)."""
+
+
+def _no_tick() -> None:
+    return None
+
+
+async def quiet_turns(shopper: Client, turns: int, tick: Tick = _no_tick) -> list[float]:
+    samples = []
+    for n in range(turns):
+        samples.append(await shopper.turn(QUIET_TURNS[n % len(QUIET_TURNS)]))
+        tick()
+    return samples
 
 
 HOSTILE_LOADS: dict[str, tuple[str, ...]] = {
@@ -183,7 +213,7 @@ def hostile_process(
 
 
 async def with_load(
-    quiet: Client, hostile: Client, turns: int, loads: tuple[str, ...]
+    quiet: Client, hostile: Client, turns: int, loads: tuple[str, ...], tick: Tick
 ) -> tuple[list[float], int, dict[str, list[int]]]:
     """The quiet shopper's turns while every load repeats, from another process, until they
     are done."""
@@ -198,7 +228,7 @@ async def with_load(
         if not await asyncio.to_thread(started.wait, 120):
             raise SystemExit("the hostile shopper's process did not start")
         await asyncio.sleep(0.3)  # the hostile request is in flight first
-        samples = await quiet_turns(quiet, turns)
+        samples = await quiet_turns(quiet, turns, tick)
     finally:
         stop.set()
     rounds, statuses = await asyncio.to_thread(results.get, True, 600)
@@ -206,7 +236,7 @@ async def with_load(
     return samples, rounds, statuses
 
 
-async def fairness(base_url: str, turns: int) -> dict[str, Any]:
+async def fairness(base_url: str, turns: int, tick: Tick = _no_tick) -> dict[str, Any]:
     quiet, hostile = (
         Client(base_url, f"quiet{uuid.uuid4().hex[:6]}"),
         Client(base_url, f"hostile{uuid.uuid4().hex[:6]}"),
@@ -215,15 +245,16 @@ async def fairness(base_url: str, turns: int) -> dict[str, Any]:
     await hostile.sign_up()
     await quiet.turn("耳机")  # warm-up
     statuses: dict[str, list[int]] = {}
-    alone = await quiet_turns(quiet, turns)
+    alone = await quiet_turns(quiet, turns, tick)
     rows: dict[str, Any] = {}
     for label, loads in HOSTILE_LOADS.items():
-        samples, rounds, answered = await with_load(quiet, hostile, turns, loads)
+        samples, rounds, answered = await with_load(quiet, hostile, turns, loads, tick)
         rows[label] = {"samples": samples, "hostile_rounds": rounds}
         for name, codes in answered.items():
             statuses[name] = sorted({*statuses.get(name, []), *codes})
-    alone += await quiet_turns(quiet, turns)  # before and after: drift touches both alike
+    alone += await quiet_turns(quiet, turns, tick)  # before and after: drift touches both alike
     long_alone = await hostile.turn(LONG_MESSAGE[:2_000])
+    load = os.getloadavg()
     await quiet.close()
     await hostile.close()
     return {
@@ -231,6 +262,7 @@ async def fairness(base_url: str, turns: int) -> dict[str, Any]:
         "rows": rows,
         "statuses": statuses,
         "long_message_alone_s": long_alone,
+        "load": load,
     }
 
 
@@ -293,7 +325,11 @@ def fairness_lines(results: dict[str, Any], args: argparse.Namespace) -> list[st
         "## Another shopper's turn with a hostile request in flight",
         "",
         f"The quiet shopper runs {args.turns} short turns per row (alone: {args.turns} before "
-        "and after the hostile rows). Each hostile load repeats for as long as they run.",
+        "and after the hostile rows). Each hostile load repeats for as long as they run. "
+        "Servers: default is what `cartwise serve` runs (a message past 300 characters is "
+        "read in a worker process of its own); reader in-process reads every message in the "
+        "server's process (READ_OFFLOAD_CHARS=0, what the default did before); busy rule on "
+        "is the default with TURN_BUSY_SHARE=4.",
         "",
         "| store | server | hostile load | quiet p50 ms | quiet p95 ms | p95 ÷ alone p95 "
         "| goal ≤ 2× | hostile requests meanwhile |",
@@ -315,10 +351,12 @@ def fairness_lines(results: dict[str, Any], args: argparse.Namespace) -> list[st
                     f"| {ratio:.2f}× | {'yes' if ratio <= 2 else '**no**'} "
                     f"| {row['hostile_rounds']} |"
                 )
+            load = " / ".join(f"{value:.1f}" for value in run.get("load", ()))
             notes.append(
                 f"- {store}, {config}: the 2,000-character turn alone took "
                 f"{run['long_message_alone_s']:.2f} s; hostile write answers: "
                 + ", ".join(f"{WRITES[k]} → {v}" for k, v in run["statuses"].items())
+                + (f"; load average {load} at its end" if load else "")
             )
     lines += [
         "",
@@ -392,19 +430,42 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
 SCALE_HEADING = "## Turn time by stored entries"
 
 
-def with_earlier_fairness(path: Path, text: str, args: argparse.Namespace) -> str:
-    """`--scale-only` replaces only the report's scale section: the fairness rows it did
-    not run stay as they were measured, under their own date and load."""
-    if not args.scale_only or not path.exists() or SCALE_HEADING not in text:
+def with_earlier_sections(path: Path, text: str, args: argparse.Namespace) -> str:
+    """`--scale-only` replaces only the report's scale section, `--hostile-only` only its
+    fairness section: the rows a run did not measure stay as they were measured, under
+    their own date and load."""
+    if not (args.scale_only or args.hostile_only) or not path.exists():
         return text
-    earlier = path.read_text(encoding="utf-8").split(SCALE_HEADING)[0].rstrip()
-    generated, _, scale = text.partition(SCALE_HEADING)
-    stamp = generated.split("\n")[2].replace("Generated by", "Measured by", 1)
-    stamp = stamp.replace("bench_fairness`", "bench_fairness --scale-only`", 1)
-    return f"{earlier}\n\n{SCALE_HEADING}\n\n{stamp}{scale}"
+    earlier = path.read_text(encoding="utf-8")
+    if args.scale_only:
+        if SCALE_HEADING not in text:
+            return text
+        generated, _, scale = text.partition(SCALE_HEADING)
+        stamp = generated.split("\n")[2].replace("Generated by", "Measured by", 1)
+        stamp = stamp.replace("bench_fairness`", "bench_fairness --scale-only`", 1)
+        kept = earlier.split(SCALE_HEADING)[0].rstrip()
+        return f"{kept}\n\n{SCALE_HEADING}\n\n{stamp}{scale}"
+    if SCALE_HEADING not in earlier:
+        return text
+    header, _, scale = earlier.partition(SCALE_HEADING)
+    if not scale.lstrip().startswith("Measured by"):
+        # The scale rows came with the whole report: they keep that report's date and load.
+        stamp = header.split("\n")[2].replace("Generated by", "Measured by", 1)
+        scale = f"\n\n{stamp}{scale}"
+    generated = text.replace("bench_fairness`", "bench_fairness --hostile-only`", 1)
+    return f"{generated.rstrip()}\n\n{SCALE_HEADING}{scale}"
 
 
-def bench_store(store: str, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+    )  # fmt: skip
+
+
+def bench_store(
+    store: str, args: argparse.Namespace, redis_url: str, progress: Progress
+) -> dict[str, Any]:
     """The fairness rows and the scale rows on one backend, each in a fresh `cartwise serve`."""
     results: dict[str, Any] = {"fairness": {}}
     with tempfile.TemporaryDirectory(prefix="cartwise-bench-fair-") as tmp:
@@ -425,12 +486,18 @@ def bench_store(store: str, args: argparse.Namespace, redis_url: str) -> dict[st
             env["AUTH_SECRET"] = secrets.token_urlsafe(32)
             redis.Redis.from_url(redis_url).flushdb()
         for label, extra in CONFIGS[: 0 if args.scale_only else 1 if args.default_only else None]:
+            # Alone before and after, and one set per hostile load.
+            task = progress.add_task(
+                f"{store}, {label}", total=args.turns * (2 + len(HOSTILE_LOADS))
+            )
             with cartwise_serve({**env, **extra}) as base_url:
-                print(f"[fairness] {store}, {label} on {base_url}", flush=True)
-                results["fairness"][label] = asyncio.run(fairness(base_url, args.turns))
-        if not args.skip_scale:
+                progress.console.print(f"[fairness] {store}, {label} on {base_url}")
+                results["fairness"][label] = asyncio.run(
+                    fairness(base_url, args.turns, partial(progress.advance, task))
+                )
+        if not (args.skip_scale or args.hostile_only):
             with cartwise_serve(env) as base_url:
-                print(f"[scale] {store} on {base_url}", flush=True)
+                progress.console.print(f"[scale] {store} on {base_url}")
                 results["scale"] = asyncio.run(scale(base_url, args.turns, env))
     return results
 
@@ -450,6 +517,11 @@ def main() -> int:
     only.add_argument(
         "--scale-only", action="store_true", help="only the turn time by stored entries"
     )
+    only.add_argument(
+        "--hostile-only",
+        action="store_true",
+        help="only the fairness rows, keeping the report's scale section as it was",
+    )
     parser.add_argument(
         "--default-only", action="store_true", help="not also with the busy rule on"
     )
@@ -461,13 +533,14 @@ def main() -> int:
         redis_url = args.redis_url
         if "redis" in stores and not redis_url:
             redis_url = stack.enter_context(redis_server())
+        progress = stack.enter_context(progress_bar())
         for store in stores:
-            results[store] = bench_store(store, args, redis_url)
+            results[store] = bench_store(store, args, redis_url, progress)
     text = render(results, args)
     if not args.no_report:
         for path in (REPORT, DOCS_REPORT):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(with_earlier_fairness(path, text, args), encoding="utf-8")
+            path.write_text(with_earlier_sections(path, text, args), encoding="utf-8")
         print(f"report: {REPORT}, {DOCS_REPORT}")
     print(text)
     return 0
