@@ -1,14 +1,7 @@
 """The turn's preferences from every source: stored, this message, this session; retractions
-lift at once; dislikes never reach the profile text. Plus why the profile rides in `Send`."""
+lift at once; dislikes never reach the profile text."""
 
 from __future__ import annotations
-
-import operator
-from contextvars import ContextVar
-from typing import Annotated, TypedDict
-
-from langgraph.graph import END, START, StateGraph
-from langgraph.types import Send
 
 from cartwise.agent.nodes.profile import TurnPreferences, collect_preferences
 from cartwise.memory.session_state import SessionConstraint
@@ -123,31 +116,3 @@ def test_a_retraction_lifts_the_stored_dislike_in_the_same_turn() -> None:
     assert prefs.exclude_terms == [] and prefs.excluded == {}
     by_short_key = collect(Reading(query="耳机", retracted=["material:plastic"]))
     assert by_short_key.exclude_terms == []
-
-
-probe: ContextVar[str] = ContextVar("probe", default="")
-
-
-class _State(TypedDict, total=False):
-    seen: Annotated[list[str], operator.add]
-
-
-def test_langgraph_does_not_carry_a_var_set_in_one_node_into_the_next() -> None:
-    """Why the profile travels in the Send payload: each node runs in its own context copy."""
-
-    def setter(state: _State) -> _State:
-        probe.set("set in node")
-        return {}
-
-    def reader(state: _State) -> _State:
-        return {"seen": [probe.get()]}
-
-    graph = StateGraph(_State)
-    graph.add_node("setter", setter)
-    graph.add_node("reader", reader)
-    graph.add_edge(START, "setter")
-    graph.add_conditional_edges(
-        "setter", lambda s: [Send("reader", {}), Send("reader", {})], ["reader"]
-    )
-    graph.add_edge("reader", END)
-    assert graph.compile().invoke({})["seen"] == ["", ""]

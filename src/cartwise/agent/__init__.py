@@ -1,6 +1,7 @@
-"""The turn: a LangGraph workflow (planner → profile → per-platform search → picker → reply →
+"""The turn: a state graph (planner → profile → per-platform search → picker → reply →
 curator) over the memory, recall and understanding floors below it. Each name is imported on
-first use: the graph costs a second to import, and `cartwise.agent.deps` alone does not."""
+first use: the graph's nodes import the reader, recall and the reply's machinery, and
+`cartwise.agent.deps` alone does not."""
 
 from __future__ import annotations
 

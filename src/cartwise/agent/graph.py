@@ -1,4 +1,4 @@
-"""One turn as a LangGraph workflow (node bodies in `cartwise.agent.nodes`).
+"""One turn as a state graph (`cartwise.agent.workflow`; node bodies in `cartwise.agent.nodes`).
 
     planner ─► profile ─┬─► search(platform 1) ─┬─► picker ─► scope ─► reply ─► curator
        │                ├─► search(platform 2) ─┤                    ▲
@@ -15,9 +15,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
-
 from cartwise.agent.nodes.curator import curator_node
 from cartwise.agent.nodes.picker import picker_node
 from cartwise.agent.nodes.planner import planner_node
@@ -25,9 +22,10 @@ from cartwise.agent.nodes.profile import profile_node
 from cartwise.agent.nodes.reply import reply_node
 from cartwise.agent.nodes.scope import scope_node
 from cartwise.agent.nodes.search import PICKER_NODE, SEARCH_NODE, fan_out, search_node
-from cartwise.agent.state import RunContext, SearchTask, TurnState
+from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.workflow import END, START, CompiledGraph, StateGraph
 
-TurnGraph = CompiledStateGraph[TurnState, RunContext, TurnState, TurnState]
+TurnGraph = CompiledGraph[TurnState, RunContext]
 
 
 def after_planner(state: TurnState) -> str:
@@ -39,12 +37,11 @@ def after_reply(state: TurnState) -> str:
 
 
 def build_graph() -> TurnGraph:
-    graph = StateGraph(TurnState, context_schema=RunContext)
+    graph = StateGraph(TurnState, RunContext)
     graph.add_node("planner", planner_node)
     graph.add_node("profile", profile_node)
-    # The search node's input is a Send payload, not the turn state; langgraph's overloads
-    # cannot express a node whose input schema differs from its update type.
-    graph.add_node(SEARCH_NODE, search_node, input_schema=SearchTask)  # type: ignore[call-overload]
+    # Its input is a `SearchTask` sent by `fan_out`, one per platform, not the turn state.
+    graph.add_node(SEARCH_NODE, search_node)
     graph.add_node(PICKER_NODE, picker_node)
     graph.add_node("scope", scope_node)
     graph.add_node("reply", reply_node)

@@ -1,7 +1,7 @@
 """Per-run mutable state of one turn (`TurnState`) vs the read-only run context (`RunContext`).
 
 The graph's nodes read `TurnState` and return partial updates; the stores, the index, the
-engine and the event sink never change during a run and reach the nodes through LangGraph's
+engine and the event sink never change during a run and reach the nodes through the workflow's
 runtime context, not through the state (PAI's GraphAgentState vs GraphAgentDeps).
 """
 

@@ -18,13 +18,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.context import rejected_options
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.dialogue import dialogue_patch
 from cartwise.agent.state import MemoryUpdate, RunContext, TurnState
 from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
+from cartwise.agent.workflow import Runtime
 from cartwise.errors import InvalidInput
 from cartwise.log import logger, redact
 from cartwise.memory.session_state import ChatMessage, SessionPatch

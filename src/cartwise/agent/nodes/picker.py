@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.clarification import missing_slot, sold_in_sizes
 from cartwise.agent.dialogue import (
     active_search,
@@ -29,6 +27,7 @@ from cartwise.agent.spec_answers import (
     with_ties,
 )
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
+from cartwise.agent.workflow import Runtime
 from cartwise.catalog.terms import TermMatcher
 from cartwise.recall.item_search import search_platforms, user_profile, user_vector
 from cartwise.recall.spec_search import effective_sort, unstated_keys

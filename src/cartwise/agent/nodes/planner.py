@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.deps import AgentDeps
 from cartwise.agent.followups import Resolution, resolve
 from cartwise.agent.spec_refs import reference_specs
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.turn_memory import turn_memory
+from cartwise.agent.workflow import Runtime
 from cartwise.memory.session_state import ChatMessage, SessionPrefState
 from cartwise.recall.spec_request import merge_specs
 from cartwise.understanding.reading import Conversation, Reading

@@ -18,13 +18,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.budget_search import within_budget
 from cartwise.agent.dialogue import active_search, request_filters
 from cartwise.agent.picker import budget_from_slots
 from cartwise.agent.state import RunContext, TurnState
 from cartwise.agent.turn_memory import merged, retracted_slugs, turn_memory
+from cartwise.agent.workflow import Runtime
 from cartwise.catalog.product import Domain
 from cartwise.catalog.terms import slug_terms
 from cartwise.embedding.base import Vector

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.answers import answer_is_whole, render_answer
 from cartwise.agent.dialogue import shopper_currency
 from cartwise.agent.nodes.picker import label, named_few
@@ -18,6 +16,7 @@ from cartwise.agent.picker import EXCLUSION_WHY
 from cartwise.agent.price_answers import lows_note, models_at_low, render_price_answer
 from cartwise.agent.rejections import KINDS
 from cartwise.agent.state import MemoryUpdate, Pick, RunContext, TurnState
+from cartwise.agent.workflow import Runtime
 from cartwise.catalog.product import Domain
 from cartwise.memory.store import Category
 from cartwise.settings import Settings

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import threading
 
-from langgraph.runtime import Runtime
-
 from cartwise.agent.asking import answered_type_questions, choose_question
 from cartwise.agent.clarification import sold_in_sizes
 from cartwise.agent.dialogue import in_scope
 from cartwise.agent.state import RunContext, TurnState
+from cartwise.agent.workflow import Runtime
 from cartwise.recall.service import RecallService
 from cartwise.understanding.base import CatalogGap
 from cartwise.understanding.catalog_scope import (

@@ -1,7 +1,7 @@
-"""Fan-out: one item_search per platform, in parallel (LangGraph `Send`).
+"""Fan-out: one item_search per platform, in parallel (one `Send` each).
 
 The like-only profile was computed once by the profile node. A ContextVar set inside one
-node does not reach the next (LangGraph runs each node in its own copy of the context), so
+node does not reach the next (the workflow runs each node in its own copy of the context), so
 the profile travels in the `Send` payload and each search node sets `user_profile` for its
 own call; `search_platforms` (item_search's engine) reads it from the ContextVar in its
 worker thread, exactly as it does inside the item_search tool.
@@ -12,12 +12,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Set
 
-from langgraph.runtime import Runtime
-from langgraph.types import Send
-
 from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
 from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
 from cartwise.agent.state import Candidate, RunContext, SearchTask, TurnState
+from cartwise.agent.workflow import Runtime, Send
 from cartwise.recall.item_search import search_platforms, user_profile, user_vector
 from cartwise.recall.service import SearchResponse
 from cartwise.recall.spec_request import prefer_kind
