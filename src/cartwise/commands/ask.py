@@ -50,14 +50,12 @@ class ScriptTurn(BaseModel):
 def open_agent() -> AgentDeps:
     """Stores, recall and engine, with the demo catalog indexed on first use."""
     from cartwise.agent.deps import create_deps
-    from cartwise.catalog.demo import ensure_catalog
-    from cartwise.commands.common import price_recording
+    from cartwise.commands.common import ensure_demo_catalog
 
     settings = get_settings()
     deps = create_deps(settings)
     try:
-        with price_recording(settings, demo=True) as prices:
-            ensure_catalog(settings, deps.recall, deps.embedder, prices=prices)
+        ensure_demo_catalog(settings, deps.recall, deps.embedder)
     except BaseException:
         deps.close()
         raise

@@ -11,6 +11,9 @@ import typer
 from cartwise.errors import CartwiseError, InvalidInput
 
 if TYPE_CHECKING:
+    from cartwise.catalog.ingest import IngestReport
+    from cartwise.catalog.pipeline import CatalogSink
+    from cartwise.embedding.base import Embedder
     from cartwise.memory.price_recorder import PriceRecorder
     from cartwise.settings import Settings
 
@@ -41,3 +44,18 @@ def price_recording(settings: Settings, *, demo: bool) -> Iterator[PriceRecorder
     finally:
         if recorder is not None:
             recorder.close()
+
+
+def ensure_demo_catalog(
+    settings: Settings, service: CatalogSink, embedder: Embedder, *, progress: bool = True
+) -> IngestReport | None:
+    """`ensure_catalog` with the demo's price history recorded. The recorder (a second pair
+    of price stores, the alert webhook's HTTP client, the demo's synthesized past) is opened
+    only when the index is empty: every `ask` and `serve` start calls this, and almost none
+    of them index anything."""
+    if service.count() > 0:
+        return None
+    from cartwise.catalog.demo import ensure_catalog
+
+    with price_recording(settings, demo=True) as prices:
+        return ensure_catalog(settings, service, embedder, progress=progress, prices=prices)

@@ -72,8 +72,7 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
     and warms the agent's dependencies before it reports ready)."""
     from cartwise.agent.deps import create_deps
     from cartwise.api.main import create_app
-    from cartwise.catalog.demo import ensure_catalog
-    from cartwise.commands.common import price_recording
+    from cartwise.commands.common import ensure_demo_catalog
     from cartwise.embedding import create_embedder
     from cartwise.recall.service import RecallService
 
@@ -81,8 +80,7 @@ def _prepare(settings: Settings, console: Console) -> FastAPI:
         embedder = create_embedder(settings.embedder, settings)
     recall = RecallService.open(settings, embedder)
     try:
-        with price_recording(settings, demo=True) as prices:
-            indexed = ensure_catalog(settings, recall, embedder, progress=True, prices=prices)
+        indexed = ensure_demo_catalog(settings, recall, embedder)
         if indexed is not None:
             console.print("first start: the demo catalog is indexed")
         console.print(f"catalog: {recall.count()} products on {', '.join(recall.platforms())}")
