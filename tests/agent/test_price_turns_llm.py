@@ -1,7 +1,8 @@
 """Price questions with ENGINE=llm, against the scripted OpenAI-compatible server: "is this a
-good price / 现在买划算吗", "历史最低多少" and "降到300提醒我" are answered from the item's
-history and make the watch, as with the rules engine; a model that files the watch's target
-as a budget, or misses the price question, is corrected by the rules reading."""
+good price / 现在买划算吗", "历史最低多少", "降到300提醒我" and "有货了告诉我 / back in stock" are
+answered from the item's history and make the watch, as with the rules engine (the stock watch
+fires once, at the restock); a model that files the watch's target as a budget, or misses the
+price question or the stock watch, is corrected by the rules reading."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from cartwise.settings import Settings
 from cartwise.understanding import guarded_llm_engine
 from cartwise.understanding.fallback import FallbackEngine
 from cartwise.understanding.rules.engine import RulesEngine
-from tests.agent.test_price_turns import open_deps, turn
+from tests.agent.test_price_turns import catalog, open_deps, reingest, turn
 from tests.doubles import ScriptedAnswer, ScriptedLLMServer
 
 
@@ -161,4 +162,61 @@ async def test_a_price_question_the_model_missed_is_read_by_the_rules(
     lowest = await turn(deps, "zh", "第1个历史最低多少")
     assert lowest.price_answer is not None and lowest.price_answer.kind == "lowest"
     assert "近180天最低¥2,299" in lowest.reply
+    assert_no_fallback(deps, llm_server)
+
+
+@pytest.mark.parametrize(
+    ("language", "search", "ask", "said"),
+    [
+        ("zh", "推荐一款头戴耳机", "有货了告诉我", "一有货就提醒你"),
+        ("en", "over-ear headphones", "let me know when it's back in stock", "back"),
+    ],
+)
+async def test_a_back_in_stock_watch_with_the_llm_engine_fires_once_on_restock(
+    deps: AgentDeps, llm_server: ScriptedLLMServer, language: str, search: str, ask: str,
+    said: str,
+) -> None:  # fmt: skip
+    script_search(llm_server, language, "头戴耳机" if language == "zh" else "over-ear headphones")
+    first = await turn(deps, language, search)
+    assert [r.code for r in first.rejected] == ["out_of_stock"]  # taobao's T2, left out
+
+    # "it" (0): the shown items are in stock, so the watch is on the listing left out.
+    script_price_turn(llm_server, reading(language, acts=["request"],
+                                          followup=price("watch_stock", [0])))  # fmt: skip
+    asked = await turn(deps, language, ask)
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.kind, made.platform, made.item_id) == (
+        "stock", "taobao", "T2"
+    )  # fmt: skip
+    assert made.target is None and said in asked.reply
+    assert_no_fallback(deps, llm_server)
+
+    taobao = [p for p in catalog() if p.platform == "taobao"]
+    cheaper = [p.model_copy(update={"price": 289.0, "price_base": 289.0}) for p in taobao]
+    assert reingest(deps, cheaper)[1] == 0  # a new price, still out of stock: nothing
+    restocked = [p.model_copy(update={"in_stock": True}) for p in cheaper]
+    assert reingest(deps, restocked)[1] == 1
+    assert reingest(deps, [p.model_copy(update={"price": 279.0}) for p in restocked])[1] == 0
+    assert deps.watches is not None
+    (alert,) = deps.watches.alerts("ann")
+    assert (alert.kind, alert.watch_id, alert.item_id) == ("stock", made.id, "T2")
+
+
+@pytest.mark.parametrize(
+    ("language", "search", "ask"),
+    [
+        ("zh", "推荐一款头戴耳机", "有货了告诉我"),
+        ("en", "over-ear headphones", "let me know when it's back in stock"),
+    ],
+)
+async def test_a_back_in_stock_ask_the_model_missed_is_read_by_the_rules(
+    deps: AgentDeps, llm_server: ScriptedLLMServer, language: str, search: str, ask: str
+) -> None:
+    script_search(llm_server, language, "头戴耳机" if language == "zh" else "over-ear headphones")
+    await turn(deps, language, search)
+    # The model took the ask for a remark about the results: no follow-up at all.
+    script_price_turn(llm_server, reading(language, acts=["request"]))
+    asked = await turn(deps, language, ask)
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.kind, made.item_id) == ("stock", "T2")
     assert_no_fallback(deps, llm_server)
