@@ -198,6 +198,21 @@ async def test_en_conversation_answers_from_history_and_watches(deps: AgentDeps)
     assert made is not None and (made.kind, made.platform) == ("stock", "taobao")
     assert "back" in stock.reply
 
+    # amazon drops to $279 (under the $300 target) and taobao's listing is back: one alert
+    # for each watch, delivered with the next turn only, the CUSTOM event first.
+    changed = [p.model_copy(update={"price": 279.0, "price_base": 1986.48})
+               if p.platform == "amazon" else p.model_copy(update={"in_stock": True})
+               for p in catalog() if p.platform in ("amazon", "taobao")]  # fmt: skip
+    assert reingest(deps, changed)[1] == 2
+    events: list[Any] = []
+    after = await turn(deps, "en", "thanks", events)
+    assert sorted((a.kind, a.platform) for a in after.alerts) == [
+        ("price", "amazon"), ("stock", "taobao")
+    ]  # fmt: skip
+    custom = [e for e in events if getattr(e, "name", "") == "price_alerts"]
+    assert len(custom) == 1 and events.index(custom[0]) == 0
+    assert (await turn(deps, "en", "thanks")).alerts == []
+
 
 async def test_zh_back_in_stock_watch_fires_on_restock(deps: AgentDeps) -> None:
     first = await turn(deps, "stock", "推荐一款头戴耳机")
