@@ -1,6 +1,7 @@
 """Price history on the page: a card's deal badge and 180-day chart, a watch made in the
-conversation shown (and editable) in the memory panel, and the alert it raises shown with
-the next turn and in the panel. Screenshots: docs/screenshots/desktop-zh-price-watch and -alert."""
+conversation shown (and editable) in the memory panel, the alert it raises shown with the
+next turn and in the panel, and a watch cancelled from the panel that then never fires.
+Screenshots: docs/screenshots/desktop-zh-price-watch and -alert."""
 
 from __future__ import annotations
 
@@ -64,3 +65,18 @@ def test_chart_badge_watch_and_alert(
     expect(page.locator("#memory-panel .watch-item")).to_have_count(0)  # fired: no longer live
     after.locator(".alert-notice").scroll_into_view_if_needed()
     screenshot(page, "desktop-zh-price-alert")
+
+    # Cancelled in the panel: gone from it, and an offer meeting its target raises nothing.
+    ask(page, "第二个降到500以下提醒我")
+    expect(watch).to_have_count(1)
+    expect(watch).to_contain_text("降到 ¥500 或更低")
+    watch.locator(".watch-cancel").click()
+    expect(watch).to_have_count(0)
+    store = create_watch_store(web_settings)
+    try:
+        (cancelled,) = (w for w in store.list(user, include_closed=True) if w.target == 500)
+        assert cancelled.status == "cancelled"
+        trigger = Trigger(cancelled.model, "jd", "X2", 399.0, "CNY", 399.0, True)
+        assert store.fire([trigger], web_settings.fx_to_base, now=time.time()) == []
+    finally:
+        store.close()
