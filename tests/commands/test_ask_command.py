@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,8 @@ from typer.testing import CliRunner
 
 from cartwise.commands import ask as ask_command
 from cartwise.embedding import create_embedder
+from cartwise.memory import create_price_history
+from cartwise.memory.prices import DAY, PricePoint
 from cartwise.recall.service import RecallService
 from cartwise.settings import Settings, get_settings
 from tests.agent.conftest import small_catalog
@@ -60,6 +64,38 @@ def test_ask_json_is_the_documented_turn_result(app: typer.Typer) -> None:
     assert turn["memory"]["long_term"][0]["dedup_key"] == "dislike:material:electronics:plastic"
     assert turn["memory"]["session"]["thread"] == "t1"
     assert {"understanding", "searching", "total"} <= set(turn["timings"])
+
+
+def test_ask_json_products_carry_their_price_history_and_deal(
+    app: typer.Typer, settings: Settings
+) -> None:
+    now = time.time()
+    service = RecallService.open(settings, create_embedder(settings.embedder))
+    wood = [p.model_copy(update={"attributes": {**p.attributes, "list_price": ["899"]}})
+            for p in small_catalog() if p.item_id.endswith("-wood")]  # fmt: skip
+    service.upsert(wood, service.embedder.embed_documents([p.embedding_text() for p in wood]))
+    service.close()
+    history = create_price_history(settings)
+    # 699 for months, 629 (the listed price) for the last ten days; never the "was" 899.
+    history.backfill([PricePoint(p.platform, p.item_id, price, "CNY", True, now - ago * DAY)
+                      for p in wood for ago, price in ((150, 699.0), (10, 629.0))])  # fmt: skip
+    history.close()
+    result = CliRunner().invoke(app, ["ask", "--user", "ann", "--json", "walnut wood headphones"])
+    assert result.exit_code == 0, result.output
+    products = json.loads(result.stdout)["products"]
+    with_history = [p for p in products if p["item_id"].endswith("-wood")]
+    assert with_history
+    since = datetime.fromtimestamp(now - 10 * DAY, UTC).date().isoformat()
+    for out in with_history:
+        history_out = out["history"]
+        assert {"lowest_90d", "lowest_90d_at", "median_90d", "points"} <= set(history_out)
+        assert (history_out["lowest_90d"], history_out["lowest_90d_at"]) == (629.0, since)
+        assert (history_out["median_90d"], history_out["points"]) == (699.0, 2)
+        assert out["deal"] == "lowest_90d"
+        assert (out["was_price"], out["was_price_seen"]) == (899.0, False)  # never charged
+    for out in products:
+        if not out["item_id"].endswith("-wood"):  # no history, no "was" price
+            assert (out["history"], out["deal"], out["was_price_seen"]) == (None, None, None)
 
 
 def test_ask_without_json_prints_reply_and_products(app: typer.Typer) -> None:
