@@ -91,3 +91,19 @@ def test_past_its_read_budget_the_table_answers_from_the_whole_dict(
     assert table._whole is None
     assert [table.get(w) for w in ("跑步鞋", "鞋", "42", "é", "", "步")] == [3, 2401, 7, 1, 0, None]
     assert table._whole == WORDS
+
+
+def test_the_dictionarys_plain_verbs_are_written_once_and_read_back(tmp_path: Path) -> None:
+    """The verbs come from `dict.txt`'s tags (v, not the verbal nouns vn); the second call
+    reads the file the first wrote and answers the same."""
+    from cartwise.jieba_table import dictionary_verbs
+    from cartwise.text import jieba_segmenter
+
+    jieba = jieba_segmenter()
+    first = dictionary_verbs(jieba, tmp_path)
+    assert {"打孔", "超过", "安装"} <= first
+    assert not {"运动", "塑料", "香菜"} & first
+    written = list(tmp_path.glob("cartwise-jieba-*.verbs"))
+    assert len(written) == 1
+    written[0].write_text("只有这个", encoding="utf-8")
+    assert dictionary_verbs(jieba, tmp_path) == {"只有这个"}

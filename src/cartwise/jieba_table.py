@@ -176,3 +176,37 @@ def use_prefix_table(jieba: Any, directory: Path | None = None) -> None:
             total = table.total
         tokenizer.FREQ, tokenizer.total = table, total
         tokenizer.initialized = True
+
+
+VERB_TAG = "v"
+
+
+def verb_path(dictionary: Path, directory: Path) -> Path:
+    return table_path(dictionary, directory).with_suffix(".verbs")
+
+
+def dictionary_verbs(jieba: Any, directory: Path | None = None) -> frozenset[str]:
+    """The words jieba's `dict.txt` tags as plain verbs (`v`: 打孔, 超过, 安装 — not the verbal
+    nouns `vn` such as 运动), read from a one-word-per-line file written beside the prefix
+    table at the first call (the dictionary is 349k lines; the verbs file a tenth of that)."""
+    dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
+    path = verb_path(dictionary, directory or Path(tempfile.gettempdir()))
+    try:
+        return frozenset(path.read_text(encoding="utf-8").split("\n"))
+    except OSError:
+        pass
+    verbs: list[str] = []
+    with dictionary.open(encoding="utf-8") as source:
+        for line in source:
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == VERB_TAG:
+                verbs.append(parts[0])
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".part"
+        ) as out:
+            out.write("\n".join(verbs))
+        os.replace(out.name, path)
+    except OSError:  # nowhere to write: this process keeps the set it read
+        pass
+    return frozenset(verbs)

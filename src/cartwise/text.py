@@ -122,3 +122,11 @@ def jieba_segmenter() -> Any:
         use_prefix_table(jieba)
     jieba.setLogLevel(logging.WARNING)
     return jieba
+
+
+@functools.cache
+def chinese_verbs() -> frozenset[str]:
+    """The plain verbs of jieba's dictionary (`cartwise.jieba_table.dictionary_verbs`)."""
+    from cartwise.jieba_table import dictionary_verbs
+
+    return dictionary_verbs(jieba_segmenter())

@@ -41,7 +41,12 @@ def test_vehicles_property_and_animals_are_not_carried() -> None:
 def test_an_unknown_request_is_decided_by_the_relevance_floor() -> None:
     assert judge_request("zorbulator", types=TYPES, best_similarity=0.91, floor=0.9).carried
     assert not judge_request("zorbulator", types=TYPES, best_similarity=0.89, floor=0.9).carried
-    assert not judge_request("zorbulator", types=TYPES, best_similarity=None, floor=0.9).carried
+
+
+def test_a_search_its_filters_emptied_is_no_verdict_of_not_carried() -> None:
+    verdict = judge_request("zorbulator", types=TYPES, best_similarity=None, floor=0.9)
+    assert verdict.carried
+    assert verdict.rule == "no_hits"
 
 
 def test_category_names_of_untyped_listings_count_as_types() -> None:

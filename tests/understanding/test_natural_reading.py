@@ -192,6 +192,64 @@ def test_switching_away_from_the_brand_in_use_leaves_it_out_for_this_request(
 
 
 @pytest.mark.parametrize(
+    ("message", "brand", "kept"),
+    [
+        ("有没有华为手表的平替，两百块左右", "huawei", "手表"),
+        ("想要一个取代索尼降噪耳机的便宜货", "sony", "耳机"),
+        (
+            "looking for a cheaper substitute - something instead of a bose speaker",
+            "bose",
+            "speaker",
+        ),
+        ("is there a dupe for the ipad? budget is tight", "apple", "ipad"),
+    ],
+)
+def test_a_brand_named_as_the_one_to_replace_is_left_out_not_filtered_for(
+    rules: RulesEngine, message: str, brand: str, kept: str
+) -> None:
+    reading = read(rules, message)
+    assert brand not in reading.brands
+    assert [(s.slug, s.polarity, s.scope) for s in reading.stated] == [
+        (brand, Polarity.DISLIKE, "request")
+    ]
+    # The kind of goods the model or brand stood for is still what is searched for.
+    assert kept in reading.query
+
+
+@pytest.mark.parametrize(
+    ("message", "keyword"),
+    [("我不太喜欢连衣裙", "连衣裙"), ("讨厌保温杯", "保温杯"), ("我真的不喜欢拖鞋", "拖鞋")],
+)
+def test_a_refused_kind_of_goods_in_chinese_is_a_dislike_and_no_search_for_the_negation(
+    rules: RulesEngine, message: str, keyword: str
+) -> None:
+    reading = read(rules, message)
+    refused = [s for s in reading.stated if s.polarity is Polarity.DISLIKE]
+    assert [s.keywords for s in refused] == [[keyword]]
+    assert "不" not in reading.query
+
+
+def test_a_brand_wanted_by_name_stays_the_filter(rules: RulesEngine) -> None:
+    reading = read(rules, "想买索尼的降噪耳机")
+    assert reading.brands == ["sony"] and not reading.stated
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "免打孔的毛巾架，不需要钻孔的那种",
+        "要一款无线门铃，不用布线，两百以内",
+        "价格别超过五百块的空气炸锅",
+    ],
+)
+def test_an_action_the_shopper_need_not_do_is_no_refused_thing(
+    rules: RulesEngine, message: str
+) -> None:
+    reading = read(rules, message)
+    assert not [s for s in reading.stated if s.polarity is Polarity.DISLIKE]
+
+
+@pytest.mark.parametrize(
     "message",
     ["honestly I'm fed up with Adidas, any other sneakers?", "受够了耐克，看看别的运动鞋"],
 )

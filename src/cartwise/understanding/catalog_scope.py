@@ -11,7 +11,8 @@ Decided once per searching turn, in this order (the first rule that fires wins):
    prescription medicine, a live animal, a weapon (its `never_carried` words): not carried;
 4. otherwise the relevance floor: carried when the best search hit's similarity to the
    query reaches `Settings.catalog_relevance_floor` (chosen on the dev split of the
-   labelled requests, docs/reports/dialogue.md).
+   labelled requests, docs/reports/dialogue.md); a search whose filters left no hit at all
+   is no evidence either way (the reply says nothing matched).
 Not carried means: say so, name the closest thing that is carried (the best hit's product
 type, when it is close enough to be worth naming — never for rules 1 and 3), and show
 nothing else.
@@ -195,7 +196,7 @@ class ScopeVerdict:
     kind: GapKind = ""
     rule: str = ""
     """Which rule decided (not_goods, catalog_type, named_type, missing_type, never_carried,
-    relevance)."""
+    pet_goods, relevance, no_hits)."""
     named: tuple[ProductType, ...] = ()
     """The taxonomy types the request names."""
 
@@ -233,8 +234,11 @@ def judge_request(
         return ScopeVerdict(False, kind, "never_carried")
     if for_pet and not live and types.carries_domain("pets"):
         return ScopeVerdict(True, rule="pet_goods")
-    carried = best_similarity is not None and best_similarity >= floor
-    return ScopeVerdict(carried, rule="relevance")
+    if best_similarity is None:
+        # The search's filters (a brand, a budget, a refusal) left nothing to compare: that
+        # says nothing of what the catalog carries, and the reply says nothing matched.
+        return ScopeVerdict(True, rule="no_hits")
+    return ScopeVerdict(best_similarity >= floor, rule="relevance")
 
 
 @cache

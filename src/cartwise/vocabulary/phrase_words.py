@@ -26,6 +26,7 @@ PhraseGroup = Literal[
     "occasion",
     "session",
     "standing",
+    "reference",
 ]
 PHRASE_GROUPS: tuple[PhraseGroup, ...] = get_args(PhraseGroup)
 

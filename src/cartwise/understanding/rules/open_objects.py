@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cartwise.text import HAN
-from cartwise.understanding.rules.lexicon import Lexicon
+from cartwise.text import HAN, chinese_verbs, jieba_segmenter
+from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import Scoping, clause_trigger
 from cartwise.vocabulary.nouns import singular
 from cartwise.vocabulary.slugs import slugify
@@ -280,6 +280,31 @@ def _zh_object(raw: str, lexicon: Lexicon) -> str:
     return word
 
 
+_NEED_NOT = "不用"
+"""Before a thing the lexicon does not know, it says what the shopper need not do or have
+("不用布线", "不用插电"): a feature of what they want, not a refusal."""
+
+
+def _names_goods_only(match: Match, word: str) -> bool:
+    """Whether the lexicon's match is the whole word and only a kind of goods ("我不喜欢运动鞋",
+    "羽绒服我不穿"): a refused kind of goods the scoping gives no stance, unlike a material or
+    colour it reads itself."""
+    return (
+        match.start == 0
+        and match.end == len(word)
+        and match.first("domain") is not None
+        and match.first("preference") is None
+    )
+
+
+def _is_action(word: str) -> bool:
+    """Whether `word` starts with a verb: what the shopper need not do ("不用打孔", "无需安装",
+    "不要超过三千块") is a feature of the thing or a limit, never a refused thing — a listing
+    that says 免打孔 is the one wanted."""
+    first = jieba_segmenter().lcut(word, HMM=False)[0]
+    return len(first) >= 2 and first in chinese_verbs()
+
+
 def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[FreeObject]:
     """Refused Chinese objects outside the lexicon (see the module docstring)."""
     lowered = text.lower()
@@ -297,7 +322,14 @@ def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[Free
         word = _zh_object(hit.group("obj"), lexicon)
         # "不要不要" refuses nothing: an object that is itself a refusal is none.
         refusal = clause_trigger(word) in ("refusal", "aversion")
-        if len(word) < 2 or word in _ZH_NOT_OBJECTS or refusal or any(lexicon.scan(word)):
+        if (
+            len(word) < 2
+            or word in _ZH_NOT_OBJECTS
+            or refusal
+            or any(not _names_goods_only(m, word) for m in lexicon.scan(word))
+            or _is_action(word)
+            or (hit.re is _ZH_BEFORE and hit.group(0).startswith(_NEED_NOT))
+        ):
             continue
         slug = slugify(word)
         if slug:

@@ -67,6 +67,7 @@ from cartwise.understanding.rules.sizes import parse_size, parse_size_answer
 from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
 from cartwise.understanding.rules.voice import Voice, read_voices
+from cartwise.vocabulary import matcher
 from cartwise.vocabulary.people import pet_slugs
 from cartwise.vocabulary.phrase_words import says
 
@@ -226,9 +227,10 @@ class RulesReader:
             scoping, noun_clauses, text, domain, session, memory, slots, holders
         )
         other = followup.followup.other if followup.followup is not None else []
-        if brands and "brand" in other:
-            # "想换个牌子…现在用的是好奇": the brand named is the one to move away from: not
-            # shown in this search, and no standing dislike.
+        # "想换个牌子…现在用的是好奇", "airpods平替", "代替苹果airtag的防丢器": the brand named is
+        # the one to move away from: not shown in this search, and no standing dislike.
+        away = brands if "brand" in other else _presented_as_reference(scoping, brands)
+        if away:
             stated.extend(
                 StatedPreference(
                     polarity=Polarity.DISLIKE,
@@ -239,12 +241,16 @@ class RulesReader:
                     strength=Strength.HARD,
                     scope="request",
                 )
-                for brand in brands
+                for brand in away
             )
+            # A model that names its kind of goods (airpods, iphone) stays in the phrase: the
+            # shopper wants that kind, from someone else.
             removed.extend(
-                (t.match.start, t.match.end) for t in scoping.terms if t.term.slug in brands
+                (t.match.start, t.match.end)
+                for t in scoping.terms
+                if t.term.slug in away and not _names_goods(t.match.surface)
             )
-            brands = []
+            brands = [b for b in brands if b not in away]
         answered = self._answer_open_questions(text, session, slots, language)
         if not stated and not retracted and not noun_domain:
             flip = _anaphoric_flip(text, memory)
@@ -819,3 +825,21 @@ def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) 
     if reading.intent == "chitchat":
         update["small_talk"] = small_talk_kind(text) or _small_talk_of(reading.acts)
     return reading.model_copy(update=update)
+
+
+def _presented_as_reference(scoping: Scoping, brands: Sequence[str]) -> list[str]:
+    """The brands named in a clause that presents them as what to replace or match
+    ("代替", "平替", "a dupe for", "instead of")."""
+    return [
+        brand
+        for brand in brands
+        if any(t.term.slug == brand and says(t.clause_text, "reference") for t in scoping.terms)
+    ]
+
+
+def _names_goods(surface: str) -> bool:
+    """Whether a term's whole surface is a product noun too ("airpods", "iphone")."""
+    return any(
+        m.start == 0 and m.end == len(surface)
+        for m in matcher("product_type", "product_noun").candidates(surface.casefold())
+    )
