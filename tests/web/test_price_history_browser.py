@@ -1,7 +1,8 @@
 """Price history on the page: a card's deal badge and 180-day chart, a watch made in the
 conversation shown (and editable) in the memory panel, the alert it raises shown with the
-next turn and in the panel, and a watch cancelled from the panel that then never fires.
-Screenshots: docs/screenshots/desktop-zh-price-watch and -alert."""
+next turn and in the panel, and a watch cancelled from the panel that then never fires; in
+English on a phone, the badge and chart and a back-in-stock watch on a listing the reply left
+out, and its alert. Screenshots: docs/screenshots/desktop-zh-price-watch and -alert."""
 
 from __future__ import annotations
 
@@ -80,3 +81,41 @@ def test_chart_badge_watch_and_alert(
         assert store.fire([trigger], web_settings.fx_to_base, now=time.time()) == []
     finally:
         store.close()
+
+
+def test_english_badge_chart_stock_watch_and_its_alert_on_a_phone(
+    en_phone_page: Page, live_server: RunningServer, web_settings: Settings
+) -> None:
+    page = en_phone_page
+    user = register(page, live_server)
+    first = ask(page, "bluetooth earbuds")
+    card = first.locator(".card").first
+    expect(card.locator(".price-history .price-chart path")).to_have_count(1)
+    expect(card.locator(".price-history-note")).to_contain_text("90-day low")
+    deals = first.locator(".deal-badge").all_inner_texts()
+    assert deals and set(deals) <= {"90-day low", "Below usual", "Usual price", "Above usual"}
+
+    # The shown earbuds are in stock: the watch is on a listing the reply left out.
+    asked = ask(page, "let me know when it's back in stock")
+    expect(asked.locator(".bubble-text")).to_contain_text("back")
+    page.locator("#panel-open").click()
+    watch = page.locator("#memory-panel .watch-item")
+    expect(watch).to_have_count(1)
+    expect(watch).to_contain_text("back in stock")
+    page.locator("#panel-close").click()
+
+    store = create_watch_store(web_settings)
+    try:
+        (made,) = store.list(user)
+        assert made.kind == "stock"
+        restock = Trigger(made.model, made.platform, made.item_id, 99.0, "CNY", 99.0, True,
+                          restocked=True)  # fmt: skip
+        assert len(store.fire([restock], web_settings.fx_to_base, now=time.time())) == 1
+    finally:
+        store.close()
+
+    after = ask(page, "thanks")
+    expect(after.locator(".alert-notice")).to_contain_text("is back in stock on")
+    page.locator("#panel-open").click()
+    expect(page.locator("#memory-panel .alert-item")).to_have_count(1)
+    expect(page.locator("#memory-panel .watch-item")).to_have_count(0)
