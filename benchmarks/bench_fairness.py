@@ -491,13 +491,13 @@ def bench_store(
                 f"{store}, {label}", total=args.turns * (2 + len(HOSTILE_LOADS))
             )
             with cartwise_serve({**env, **extra}) as base_url:
-                progress.console.print(f"[fairness] {store}, {label} on {base_url}")
+                progress.console.print(f"[fairness] {store}, {label} on {base_url}", markup=False)
                 results["fairness"][label] = asyncio.run(
                     fairness(base_url, args.turns, partial(progress.advance, task))
                 )
         if not (args.skip_scale or args.hostile_only):
             with cartwise_serve(env) as base_url:
-                progress.console.print(f"[scale] {store} on {base_url}")
+                progress.console.print(f"[scale] {store} on {base_url}", markup=False)
                 results["scale"] = asyncio.run(scale(base_url, args.turns, env))
     return results
 
