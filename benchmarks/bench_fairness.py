@@ -189,17 +189,20 @@ def hostile_process(
     """The hostile shopper in a process of its own: its client work never shares the quiet
     client's GIL or event loop, so only the server's sharing is measured."""
 
-    async def run() -> tuple[int, dict[str, list[int]]]:
+    async def run() -> tuple[int, dict[str, list[int]], list[float]]:
         hostile = Client(base_url, shopper[0], shopper[1])
         rounds = 0
         statuses: dict[str, set[int]] = {}
+        long_turns: list[float] = []
 
         async def repeat(name: str) -> None:
             nonlocal rounds
             call = hostile_call(hostile, name)
             while not stop.is_set():
                 answer = await call()
-                if name != "long_message":
+                if name == "long_message":
+                    long_turns.append(float(answer))  # type: ignore[arg-type]
+                else:
                     statuses.setdefault(name, set()).add(int(answer))  # type: ignore[call-overload]
                 rounds += 1
 
@@ -207,16 +210,17 @@ def hostile_process(
         started.set()
         await asyncio.gather(*tasks)
         await hostile.close()
-        return rounds, {k: sorted(v) for k, v in statuses.items()}
+        return rounds, {k: sorted(v) for k, v in statuses.items()}, long_turns
 
     results.put(asyncio.run(run()))
 
 
 async def with_load(
     quiet: Client, hostile: Client, turns: int, loads: tuple[str, ...], tick: Tick
-) -> tuple[list[float], int, dict[str, list[int]]]:
+) -> dict[str, Any]:
     """The quiet shopper's turns while every load repeats, from another process, until they
-    are done."""
+    are done: their times, how many hostile requests ran meanwhile (and in how long), the
+    hostile long turns' times and the write answers."""
     context = multiprocessing.get_context("spawn")
     started, stop, results = context.Event(), context.Event(), context.Queue()
     process = context.Process(
@@ -228,12 +232,20 @@ async def with_load(
         if not await asyncio.to_thread(started.wait, 120):
             raise SystemExit("the hostile shopper's process did not start")
         await asyncio.sleep(0.3)  # the hostile request is in flight first
+        begun = time.perf_counter()
         samples = await quiet_turns(quiet, turns, tick)
+        seconds = time.perf_counter() - begun + 0.3
     finally:
         stop.set()
-    rounds, statuses = await asyncio.to_thread(results.get, True, 600)
+    rounds, statuses, long_turns = await asyncio.to_thread(results.get, True, 600)
     await asyncio.to_thread(process.join, 60)
-    return samples, rounds, statuses
+    return {
+        "samples": samples,
+        "hostile_rounds": rounds,
+        "row_s": seconds,
+        "hostile_long_s": long_turns,
+        "statuses": statuses,
+    }
 
 
 async def fairness(base_url: str, turns: int, tick: Tick = _no_tick) -> dict[str, Any]:
@@ -248,9 +260,8 @@ async def fairness(base_url: str, turns: int, tick: Tick = _no_tick) -> dict[str
     alone = await quiet_turns(quiet, turns, tick)
     rows: dict[str, Any] = {}
     for label, loads in HOSTILE_LOADS.items():
-        samples, rounds, answered = await with_load(quiet, hostile, turns, loads, tick)
-        rows[label] = {"samples": samples, "hostile_rounds": rounds}
-        for name, codes in answered.items():
+        rows[label] = await with_load(quiet, hostile, turns, loads, tick)
+        for name, codes in rows[label].pop("statuses").items():
             statuses[name] = sorted({*statuses.get(name, []), *codes})
     alone += await quiet_turns(quiet, turns, tick)  # before and after: drift touches both alike
     long_alone = await hostile.turn(LONG_MESSAGE[:2_000])
@@ -332,8 +343,8 @@ def fairness_lines(results: dict[str, Any], args: argparse.Namespace) -> list[st
         "is the default with TURN_BUSY_SHARE=4.",
         "",
         "| store | server | hostile load | quiet p50 ms | quiet p95 ms | p95 ÷ alone p95 "
-        "| goal ≤ 2× | hostile requests meanwhile |",
-        "|---|---|---|---:|---:|---:|:---:|---:|",
+        "| goal ≤ 2× | hostile requests meanwhile (per s) | hostile long turn p50 ms |",
+        "|---|---|---|---:|---:|---:|:---:|---:|---:|",
     ]
     notes = []
     for store, store_results in results.items():
@@ -341,15 +352,18 @@ def fairness_lines(results: dict[str, Any], args: argparse.Namespace) -> list[st
             base95 = ms(run["alone"], 0.95)
             lines.append(
                 f"| {store} | {config} | none (alone) | {ms(run['alone'], 0.5):.0f} "
-                f"| {base95:.0f} | 1.00× | | |"
+                f"| {base95:.0f} | 1.00× | | | |"
             )
             for label, row in run["rows"].items():
                 p95 = ms(row["samples"], 0.95)
                 ratio = p95 / base95
+                rate = row["hostile_rounds"] / row["row_s"] if row.get("row_s") else 0.0
+                long_turns = row.get("hostile_long_s") or []
                 lines.append(
                     f"| {store} | {config} | {label} | {ms(row['samples'], 0.5):.0f} | {p95:.0f} "
                     f"| {ratio:.2f}× | {'yes' if ratio <= 2 else '**no**'} "
-                    f"| {row['hostile_rounds']} |"
+                    f"| {row['hostile_rounds']} ({rate:.1f}) "
+                    f"| {f'{ms(long_turns, 0.5):.0f}' if long_turns else ''} |"
                 )
             load = " / ".join(f"{value:.1f}" for value in run.get("load", ()))
             notes.append(
