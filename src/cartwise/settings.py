@@ -301,7 +301,7 @@ class Settings(BaseSettings):
     round trip). 0 reads every message in the server's process."""
 
     read_offload_workers: int = Field(default=1, ge=1, le=8)
-    """Worker processes reading long messages (each builds its own reader, ~100 MB). One keeps
+    """Worker processes reading long messages (each builds its own reader: ~70 MB). One keeps
     long messages from taking more than one core between them; more read several at once."""
 
     shutdown_grace_seconds: int = Field(default=30, ge=1)
