@@ -7,6 +7,7 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import pytest
@@ -206,3 +207,32 @@ def test_a_long_message_before_the_worker_is_ready_is_read_here() -> None:
         engine.close()
     assert reading == sentence_rules().read(LONG["en"], conversation())
     assert engine.stats.in_process == 1 and engine.stats.offloaded == 0
+
+
+def test_long_messages_past_the_workers_queue_are_read_here_and_close_stops_a_hung_read() -> None:
+    """A flood of long messages never waits behind a queue longer than the timeout allows
+    for: past `QUEUED_PER_WORKER` waiting reads, the next is read here. Closing does not wait
+    for a read that never ends."""
+    engine = OffloadEngine(
+        sentence_rules(), partial(fault_build, "hang"), min_chars=300, timeout_s=60
+    )
+    queued = offload_module.QUEUED_PER_WORKER
+    try:
+        assert engine.wait_ready(START_S)
+        waiting = ThreadPoolExecutor(max_workers=queued)
+        hung = [waiting.submit(engine.read, LONG["zh"], conversation()) for _ in range(queued)]
+        deadline = time.monotonic() + 30
+        while engine._pending < queued and time.monotonic() < deadline:
+            time.sleep(0.01)
+        reading = engine.read(LONG["en"], conversation())
+        assert engine.stats.queue_full == 1
+        assert reading == sentence_rules().read(LONG["en"], conversation())
+    finally:
+        started = time.monotonic()
+        engine.close()
+        closing = time.monotonic() - started
+    # The hung reads end when their worker is stopped, each read here instead.
+    expected = sentence_rules().read(LONG["zh"], conversation())
+    assert all(read.result(timeout=30) == expected for read in hung)
+    waiting.shutdown()
+    assert closing < offload_module.CLOSE_WAIT_S * 2 + 5

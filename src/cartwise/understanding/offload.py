@@ -41,6 +41,12 @@ if TYPE_CHECKING:
 OFFLOAD_TIMEOUT_S = 10.0
 """How long a turn waits for the worker's reading (a long read takes 0.1–0.3 s; the rest is
 room for other long messages queued before it) before it reads here instead."""
+QUEUED_PER_WORKER = 4
+"""Reads sent to the worker and not answered yet, at most, per worker; a long message past
+that is read here. It keeps a queue (a read takes 0.1–0.4 s) well inside the timeout, so a
+timeout means a hung read, never a flood of long messages waiting their turn."""
+CLOSE_WAIT_S = 5.0
+"""How long closing waits for a worker to finish the read it is running."""
 MAX_RESTARTS = 3
 """Pools started again after one died or hung; past this, every message is read here."""
 WARM_UP_MESSAGE = (
@@ -74,7 +80,10 @@ class OffloadStats:
     offloaded: int = 0
     """Read by the worker."""
     in_process: int = 0
-    """Read here: no worker ready yet, or the worker failed that read."""
+    """Read here: no worker ready yet, the worker's queue full, or the worker failed that
+    read."""
+    queue_full: int = 0
+    """Of those, read here because `QUEUED_PER_WORKER` reads per worker were waiting."""
     failures: int = 0
     """Worker reads that died, timed out or raised (each then read here)."""
     restarts: int = 0
@@ -104,6 +113,7 @@ class OffloadEngine:
         self._ready: threading.Event = threading.Event()
         self._closed = False
         self._logged: set[str] = set()
+        self._pending = 0
         self.stats = OffloadStats()
 
     @property
@@ -117,6 +127,24 @@ class OffloadEngine:
         if pool is None:
             self._count("in_process")
             return self._inner.read(message, conversation)
+        with self._lock:
+            full = self._pending >= QUEUED_PER_WORKER * self._workers
+            if full:
+                self.stats.in_process += 1
+                self.stats.queue_full += 1
+            else:
+                self._pending += 1
+        if full:
+            return self._inner.read(message, conversation)
+        try:
+            return self._read_in_pool(pool, message, conversation)
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+    def _read_in_pool(
+        self, pool: ProcessPoolExecutor, message: str, conversation: Conversation
+    ) -> Reading:
         from concurrent.futures.process import BrokenProcessPool
 
         # Embedded before the try: an embedder that fails, fails the read as it would here.
@@ -190,12 +218,20 @@ class OffloadEngine:
         return self._ready.wait(timeout)
 
     def close(self) -> None:
+        """Stop the worker: a read still running gets `CLOSE_WAIT_S`, then it is killed."""
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
             self._ready.clear()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list((pool._processes or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.join(CLOSE_WAIT_S)
+            if process.is_alive():
+                process.terminate()
+                process.join(CLOSE_WAIT_S)
 
     def _ready_pool(self) -> ProcessPoolExecutor | None:
         if not self._ready.is_set():
