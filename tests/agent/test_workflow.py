@@ -167,6 +167,7 @@ def test_a_node_that_writes_a_key_the_state_lacks_is_an_error() -> None:
         asyncio.run(graph.compile().ainvoke({}, context=None))
 
 
+@pytest.mark.slow  # a fresh interpreter importing the turn: 4 s at load 5
 def test_the_turn_graph_imports_no_langgraph_langchain_or_langsmith() -> None:
     """Importing them cost about a second of every one-shot `cartwise ask`."""
     code = (

@@ -258,6 +258,7 @@ def test_the_new_thread_message_is_the_last_turn_of_the_sequence() -> None:
     assert conversation.messages == ["a", "b", "c"]
 
 
+@pytest.mark.slow  # reads the whole demo catalog: 7.5 s at load 5
 def test_our_natural_set_is_fair_to_the_demo_catalog() -> None:
     conversations = load_natural(own_set_path("dev")) + load_natural(own_set_path("test"))
     cat = load_catalog(

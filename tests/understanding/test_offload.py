@@ -166,6 +166,8 @@ def fault_build(fault: str, embedder: object) -> Engine:
     return WorkerFault(fault)
 
 
+# Slow: each starts worker processes again after a failure and waits out the read timeout.
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["die", "hang"])
 def test_a_worker_that_dies_or_hangs_costs_no_turn_and_is_logged_once(
     fault: str, caplog: pytest.LogCaptureFixture

@@ -63,6 +63,7 @@ def _write(path: Path, rows: list[tuple[str, set[Act]]]) -> Path:
     return path
 
 
+@pytest.mark.slow  # trains the classifier: 7 s at load 5
 def test_weights_trained_on_a_tiny_set_classify_what_they_learned(tmp_path: Path) -> None:
     examples = load_examples(_write(tmp_path / "tiny.jsonl", _TINY))
     # Sentence vectors that carry the labels, plus noise: the sentence model must use them.
@@ -94,6 +95,7 @@ def test_weights_trained_on_a_tiny_set_classify_what_they_learned(tmp_path: Path
     assert embedder.queries == ["greetings!"]
 
 
+@pytest.mark.slow  # trains the classifier: 11 s at load 5
 def test_a_message_always_performs_at_least_one_act(tmp_path: Path) -> None:
     examples = load_examples(_write(tmp_path / "tiny.jsonl", _TINY))
     vectors = np.eye(len(examples), len(ACTS))
