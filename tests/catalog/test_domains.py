@@ -29,6 +29,9 @@ from cartwise.catalog.taxonomy import domains
         ("", "不粘锅 平底锅 28cm", Domain.KITCHEN),
         ("", "LEGO Classic Creative Bricks", Domain.TOYS),
         ("Tools > Drills > Other", "", Domain.TOOLS),
+        # A name inside a longer word of the title is no name (拉面 in 撕拉|面膜), as in a
+        # message the reader reads.
+        ("", "去黑头撕拉面膜 男女通用", Domain.BEAUTY),
     ],
 )
 def test_domain_is_inferred_from_category_and_title(

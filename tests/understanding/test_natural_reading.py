@@ -229,6 +229,14 @@ def test_a_refused_kind_of_goods_in_chinese_is_a_dislike_and_no_search_for_the_n
     assert "不" not in reading.query
 
 
+def test_what_the_shopper_can_do_without_is_neither_refused_nor_searched(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "出门带的挂耳咖啡，不用滤杯直接冲")
+    assert not reading.stated
+    assert "滤杯" not in reading.query and "咖啡" in reading.query
+
+
 def test_a_brand_wanted_by_name_stays_the_filter(rules: RulesEngine) -> None:
     reading = read(rules, "想买索尼的降噪耳机")
     assert reading.brands == ["sony"] and not reading.stated

@@ -114,7 +114,7 @@ def test_a_word_read_from_its_block_is_the_word_of_the_whole_text(text: str) -> 
     be the word jieba finds in the whole text, at every Chinese character."""
     import jieba
 
-    from cartwise.understanding.rules.lexicon import word_at
+    from cartwise.text import word_at
 
     whole = {
         position: (start, end)

@@ -6,6 +6,8 @@ Category text is the stronger signal (a shop filed the item there on purpose), s
 in it counts three times as much as one in the title. Between domains scoring the same, the
 one named last wins: a category path narrows to the right ("Home & Kitchen › Cookware") and
 a title ends in its head noun ("婴儿 连体衣" is clothing for a baby, "dog food bowl" a bowl).
+A Chinese name counts only where it heads the words it stands in, as the reader reads a
+message (拉面 is no noodle in 撕拉面膜, 羽毛球 no racket in 羽毛球包).
 No match gives `other`: a wrong domain would scope a preference to the wrong searches, an
 unknown one does not.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from cartwise.catalog.product import Domain
 from cartwise.vocabulary import Kind, matcher
+from cartwise.vocabulary.matcher import within_words
 
 CATEGORY_WEIGHT = 3
 DOMAIN_KINDS: tuple[Kind, ...] = ("product_type", "type_group", "product_noun", "domain_word")
@@ -27,7 +30,7 @@ def infer_domain(category_raw: str, title: str = "") -> Domain:
     order = 0
     for text, weight in ((title, 1), (category_raw, CATEGORY_WEIGHT)):
         counted: set[tuple[str, str]] = set()
-        for match in matcher(*DOMAIN_KINDS).find(text):
+        for match in matcher(*DOMAIN_KINDS).find(text, accept=within_words):
             order += 1
             for domain in {e.domain for e in match.entries if e.domain}:
                 if (domain, match.surface) in counted:

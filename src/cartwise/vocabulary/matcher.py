@@ -22,7 +22,7 @@ from typing import Literal, Protocol
 
 import ahocorasick_rs
 
-from cartwise.text import narrow
+from cartwise.text import narrow, word_at
 from cartwise.vocabulary.entries import Entry, Kind
 from cartwise.vocabulary.nouns import plurals
 
@@ -219,3 +219,18 @@ def _span(start: int, end: int, origin: list[int] | None) -> tuple[int, int]:
     if origin is None:
         return start, end
     return origin[start], origin[end - 1] + 1
+
+
+def within_words(folded: str, match: Match) -> bool:
+    """A Chinese name found in a text heads the words it stands in: it does not end inside a
+    longer word of the segmentation (羽毛球 is no racket in 羽毛球包), nor start inside one
+    and run on past it (拉面 is no noodle in 撕拉|面膜). The end of a word may be a name (咖啡
+    in 喝咖啡: Chinese compounds are head-final). Latin names have their own word
+    boundaries."""
+    if match.surface.isascii():
+        return True
+    after = word_at(folded, match.end) if match.end < len(folded) else None
+    if after is not None and after[0] < match.end:
+        return False
+    at_start = word_at(folded, match.start)
+    return not (at_start is not None and at_start[0] < match.start and at_start[1] < match.end)

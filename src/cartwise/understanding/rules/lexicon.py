@@ -10,7 +10,6 @@ forms match on word boundaries only; Chinese forms match as substrings.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,9 +17,10 @@ from typing import Literal
 
 from cartwise.catalog.brands import CatalogBrand
 from cartwise.memory.store import Category
-from cartwise.text import jieba_segmenter
+from cartwise.text import word_at
 from cartwise.vocabulary import Brand, Entry, Kind, Matcher, build_matcher, merge_brands
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
+from cartwise.vocabulary.matcher import within_words
 
 TermKind = Literal["preference", "domain", "platform", "size"]
 
@@ -75,37 +75,6 @@ class Match:
         return next((t for t in self.terms if t.kind == kind), None)
 
 
-@lru_cache(maxsize=8)
-def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
-    """The runs of `text` jieba segments each on its own (its `re_han_default` blocks:
-    Chinese characters, letters, digits and a few joiners), as their starts and spans."""
-    jieba = jieba_segmenter()  # loaded only when a one-character noun needs checking
-    spans = [hit.span() for hit in jieba.re_han_default.finditer(text)]
-    return [start for start, _ in spans], spans
-
-
-@lru_cache(maxsize=512)
-def _block_words(block: str) -> tuple[tuple[int, int], ...]:
-    """jieba's words of one block as (start, end) within it."""
-    return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
-
-
-def word_at(text: str, position: int) -> tuple[int, int] | None:
-    """The span of jieba's word of `text` that holds `position`. jieba cuts a text block by
-    block and never across one, so only the block holding `position` is segmented (once:
-    a pasted message's one-character nouns share a few blocks), not the whole text — a
-    2,000-character message spent ~25 ms segmenting itself whole."""
-    starts, spans = _blocks(text)
-    at = bisect_right(starts, position) - 1
-    if at < 0 or not spans[at][0] <= position < spans[at][1]:
-        return None
-    offset, end = spans[at]
-    for first, last in _block_words(text[offset:end]):
-        if first <= position - offset < last:
-            return offset + first, offset + last
-    return None
-
-
 def _modifier_only(text: str, position: int) -> bool:
     """A one-character noun that starts a longer word only modifies it: Chinese compounds
     are head-final, so 灯 in 灯芯绒 (corduroy) is no lamp, while 台灯 is one."""
@@ -114,21 +83,6 @@ def _modifier_only(text: str, position: int) -> bool:
         return False
     first, last = word
     return last - first > 1 and position != last - 1
-
-
-def within_words(folded: str, match: VocabularyMatch) -> bool:
-    """A Chinese name found in a text heads the words it stands in: it does not end inside a
-    longer word of the segmentation (羽毛球 is no racket in 羽毛球包), nor start inside one
-    and run on past it (拉面 is no noodle in 撕拉|面膜). The end of a word may be a name (咖啡
-    in 喝咖啡: Chinese compounds are head-final). Latin names have their own word
-    boundaries."""
-    if match.surface.isascii():
-        return True
-    after = word_at(folded, match.end) if match.end < len(folded) else None
-    if after is not None and after[0] < match.end:
-        return False
-    at_start = word_at(folded, match.start)
-    return not (at_start is not None and at_start[0] < match.start and at_start[1] < match.end)
 
 
 _PRODUCT_KINDS = frozenset({"product_type", "type_group", "product_noun"})

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from cartwise.text import HAN, chinese_verbs, jieba_segmenter
 from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.negation import Scoping, clause_trigger
+from cartwise.understanding.rules.numbers import ZH_NUMERAL_CHARS
 from cartwise.vocabulary.nouns import singular
 from cartwise.vocabulary.slugs import slugify
 
@@ -38,6 +39,9 @@ class FreeObject:
     span: tuple[int, int] | None = None
     """Where the refusal and its object stand in the message, when they are adjacent
     ("不要灯芯绒"): words that are no part of what is searched for."""
+    need_not: bool = False
+    """Said as what the shopper can do without ("不用茶具", "不用支架"): neither searched for
+    nor refused."""
 
 
 _OPEN_TRIGGER = re.compile(
@@ -281,8 +285,8 @@ def _zh_object(raw: str, lexicon: Lexicon) -> str:
 
 
 _NEED_NOT = "不用"
-"""Before a thing the lexicon does not know, it says what the shopper need not do or have
-("不用布线", "不用插电"): a feature of what they want, not a refusal."""
+"""Before a thing the lexicon does not know, it says what the shopper can do without ("不用
+茶具直接冲"): a feature of what they want, not a refusal."""
 
 
 def _names_goods_only(match: Match, word: str) -> bool:
@@ -297,10 +301,14 @@ def _names_goods_only(match: Match, word: str) -> bool:
     )
 
 
+_AMOUNT = re.compile(rf"[0-9{ZH_NUMERAL_CHARS}]+\s*(?:块|元|rmb)")
+"""An amount in the object ("不要超过三千块"): a limit the budget reader reads, not a thing."""
+
+
 def _is_action(word: str) -> bool:
-    """Whether `word` starts with a verb: what the shopper need not do ("不用打孔", "无需安装",
-    "不要超过三千块") is a feature of the thing or a limit, never a refused thing — a listing
-    that says 免打孔 is the one wanted."""
+    """Whether `word` starts with a verb: what the shopper need not do ("不要打孔", "不想安装")
+    is a feature of the thing, never a refused thing — a listing that says 免打孔 is the one
+    wanted."""
     first = jieba_segmenter().lcut(word, HMM=False)[0]
     return len(first) >= 2 and first in chinese_verbs()
 
@@ -320,6 +328,9 @@ def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[Free
         if not hit:
             continue
         word = _zh_object(hit.group("obj"), lexicon)
+        at = clause.find(word, hit.start())
+        # "不用塑料袋的那种" describes the thing by what it lacks: a refusal after all.
+        describes = at >= 0 and clause.startswith("的", at + len(word))
         # "不要不要" refuses nothing: an object that is itself a refusal is none.
         refusal = clause_trigger(word) in ("refusal", "aversion")
         if (
@@ -327,14 +338,14 @@ def free_dislikes_zh(text: str, scoping: Scoping, lexicon: Lexicon) -> list[Free
             or word in _ZH_NOT_OBJECTS
             or refusal
             or any(not _names_goods_only(m, word) for m in lexicon.scan(word))
+            or _AMOUNT.search(word)
             or _is_action(word)
-            or (hit.re is _ZH_BEFORE and hit.group(0).startswith(_NEED_NOT))
         ):
             continue
         slug = slugify(word)
         if slug:
-            at = clause.find(word, hit.start())
             refused = (hit.start(), at + len(word)) if hit.re is _ZH_BEFORE else (at, hit.end())
             span = (start + refused[0], start + refused[1]) if at >= 0 else None
-            found.append(FreeObject(slug, (word,), index, clause, span))
+            need_not = hit.re is _ZH_BEFORE and hit.group(0).startswith(_NEED_NOT) and not describes
+            found.append(FreeObject(slug, (word,), index, clause, span, need_not=need_not))
     return found

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cartwise.understanding.rules.lexicon import Match, word_at
+from cartwise.text import word_at
+from cartwise.understanding.rules.lexicon import Match
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 from cartwise.vocabulary.phrase_words import groups_of, phrase_word_matcher
 

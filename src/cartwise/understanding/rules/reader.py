@@ -43,7 +43,7 @@ from cartwise.understanding.rules import cues, requests
 from cartwise.understanding.rules.budget import parse_budget
 from cartwise.understanding.rules.clause_logic import apply_clause_logic
 from cartwise.understanding.rules.followups import parse_followup
-from cartwise.understanding.rules.lexicon import Lexicon, Match, within_words
+from cartwise.understanding.rules.lexicon import Lexicon, Match
 from cartwise.understanding.rules.narrowing import narrowing_terms
 from cartwise.understanding.rules.negation import (
     EMPHATIC,
@@ -68,6 +68,7 @@ from cartwise.understanding.rules.small_talk import small_talk_kind
 from cartwise.understanding.rules.specs import masked, read_specs, without_stated_colours
 from cartwise.understanding.rules.voice import Voice, read_voices
 from cartwise.vocabulary import matcher
+from cartwise.vocabulary.matcher import within_words
 from cartwise.vocabulary.people import pet_slugs
 from cartwise.vocabulary.phrase_words import says
 
@@ -264,7 +265,7 @@ class RulesReader:
         for found in free:
             if found.span is not None:
                 removed.append(found.span)
-            if all(p.slug != found.slug for p in stated):
+            if not found.need_not and all(p.slug != found.slug for p in stated):
                 stated.append(
                     self._free_preference(found, scoping, text, domain, holders[found.clause])
                 )
@@ -690,7 +691,7 @@ def _intent(
 def _asks_apart(text: str, scoping: Scoping, free: Sequence[FreeObject]) -> bool:
     """Whether a clause stating no preference asks for something."""
     stating = {t.clause for t in scoping.terms if t.stance != "neutral"}
-    stating |= {f.clause for f in free}
+    stating |= {f.clause for f in free if not f.need_not}
     return any(
         index not in stating and says(text[start:end], "ask")
         for index, (start, end) in enumerate(scoping.clauses)
