@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import re
 import secrets
 import tempfile
 import time
@@ -266,6 +267,7 @@ async def fairness(base_url: str, turns: int, tick: Tick = _no_tick) -> dict[str
     alone += await quiet_turns(quiet, turns, tick)  # before and after: drift touches both alike
     long_alone = await hostile.turn(LONG_MESSAGE[:2_000])
     load = os.getloadavg()
+    long_reads = await read_where(quiet)
     await quiet.close()
     await hostile.close()
     return {
@@ -274,7 +276,16 @@ async def fairness(base_url: str, turns: int, tick: Tick = _no_tick) -> dict[str
         "statuses": statuses,
         "long_message_alone_s": long_alone,
         "load": load,
+        "long_reads": long_reads,
     }
+
+
+async def read_where(shopper: Client) -> dict[str, int]:
+    """Where the server read long messages (its /metrics; empty when it read every message
+    in-process)."""
+    text = (await shopper.client.get("/metrics")).text
+    found = re.findall(r'^cartwise_long_reads_total\{where="(\w+)"\} ([\d.]+)$', text, re.M)
+    return {where: int(float(count)) for where, count in found}
 
 
 def fill(settings_env: dict[str, str], users: dict[int, str]) -> dict[int, float]:
@@ -366,11 +377,20 @@ def fairness_lines(results: dict[str, Any], args: argparse.Namespace) -> list[st
                     f"| {f'{ms(long_turns, 0.5):.0f}' if long_turns else ''} |"
                 )
             load = " / ".join(f"{value:.1f}" for value in run.get("load", ()))
+            where = run.get("long_reads")
+            read = (
+                "long messages read in the worker "
+                f"{where.get('worker', 0)}, in-process {where.get('in_process', 0)}; "
+                if where
+                else ""
+            )
             notes.append(
                 f"- {store}, {config}: the 2,000-character turn alone took "
                 f"{run['long_message_alone_s']:.2f} s; hostile write answers: "
                 + ", ".join(f"{WRITES[k]} → {v}" for k, v in run["statuses"].items())
-                + (f"; load average {load} at its end" if load else "")
+                + "; "
+                + read
+                + (f"load average {load} at its end" if load else "")
             )
     lines += [
         "",

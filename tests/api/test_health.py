@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +14,8 @@ from cartwise.errors import StoreUnavailable
 from cartwise.memory.injector import dislike_exclude_terms, keyword_fallbacks
 from cartwise.memory.store import PreferenceEntry
 from cartwise.settings import Settings
+from cartwise.understanding import worker_rules_engine
+from cartwise.understanding.offload import OffloadEngine
 from tests.api.conftest import run_input, signup
 from tests.doubles import ScriptedAgent
 
@@ -25,6 +28,8 @@ METRIC_NAMES = (
     "cartwise_keyword_fallback_warnings_total",
     "cartwise_warnings_total",
     "cartwise_rejected_requests_total",
+    "cartwise_long_reads_total",
+    "cartwise_reader_worker_failures_total",
 )
 
 
@@ -81,6 +86,20 @@ def test_llm_engine_fallbacks_are_exported(api_settings: Settings, stores: Agent
         text = client.get("/metrics").text
     assert 'cartwise_engine_fallbacks_total{reason="timeout"} 2.0' in text
     assert 'cartwise_engine_fallbacks_total{reason="invalid_output"} 1.0' in text
+
+
+def test_where_long_messages_were_read_is_exported(
+    api_settings: Settings, stores: AgentDeps
+) -> None:
+    engine = OffloadEngine(stores.engine, partial(worker_rules_engine, []), min_chars=300)
+    engine.stats.offloaded, engine.stats.in_process, engine.stats.failures = 7, 2, 1
+    deps = dataclasses.replace(stores, engine=engine)
+    app = create_app(api_settings, deps, runner=ScriptedAgent())
+    with TestClient(app, client=("127.0.0.1", 1)) as client:
+        text = client.get("/metrics").text
+    assert 'cartwise_long_reads_total{where="worker"} 7.0' in text
+    assert 'cartwise_long_reads_total{where="in_process"} 2.0' in text
+    assert "cartwise_reader_worker_failures_total 1.0" in text
 
 
 def _down(url: str):  # type: ignore[no-untyped-def]

@@ -4,6 +4,7 @@ body-size limit and the shared state; the lifespan opens and closes the backends
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -29,6 +30,7 @@ from cartwise.api.text import TextHygiene
 from cartwise.errors import StoreUnavailable
 from cartwise.log import logger
 from cartwise.settings import Settings, get_settings
+from cartwise.understanding.offload import OffloadEngine
 from cartwise.web import mount_web
 
 
@@ -38,6 +40,12 @@ def _engine_counters(provider: DepsProvider) -> Mapping[str, Any] | None:
     counters = getattr(getattr(deps, "engine", None), "counters", None)
     snapshot = getattr(counters, "snapshot", None)
     return snapshot() if callable(snapshot) else None
+
+
+def _long_reads(provider: DepsProvider) -> Mapping[str, int] | None:
+    """Where the server read long messages (None: every message is read in-process)."""
+    engine = getattr(provider.current, "engine", None)
+    return dataclasses.asdict(engine.stats) if isinstance(engine, OffloadEngine) else None
 
 
 def create_app(
@@ -56,7 +64,10 @@ def create_app(
     settings = settings or get_settings()
     secret = resolve_auth_secret(settings)
     provider = DepsProvider(settings, deps_factory or create_deps, deps=deps)
-    metrics = ApiMetrics(engine_counters=lambda: _engine_counters(provider))
+    metrics = ApiMetrics(
+        engine_counters=lambda: _engine_counters(provider),
+        long_reads=lambda: _long_reads(provider),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

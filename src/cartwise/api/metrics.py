@@ -40,10 +40,16 @@ class _WarningCounter(logging.Handler):
 
 class _CounterSources(Collector):
     """Counters other layers keep themselves, read at scrape time: the injector's
-    keyword fallbacks and the llm engine's fallbacks (absent with the rules engine)."""
+    keyword fallbacks, the llm engine's fallbacks (absent with the rules engine) and where
+    long messages were read (absent when every message is read in-process)."""
 
-    def __init__(self, engine_counters: Callable[[], Mapping[str, Any] | None]) -> None:
+    def __init__(
+        self,
+        engine_counters: Callable[[], Mapping[str, Any] | None],
+        long_reads: Callable[[], Mapping[str, int] | None],
+    ) -> None:
         self._engine_counters = engine_counters
+        self._long_reads = long_reads
 
     def collect(self) -> Iterator[Metric]:
         keyword = CounterMetricFamily(
@@ -63,13 +69,34 @@ class _CounterSources(Collector):
         for reason, count in sorted(dict(snapshot.get("fallbacks", {})).items()):
             fallbacks.add_metric([str(reason)], float(count))
         yield fallbacks
+        # Long messages go to the reader's worker process: a worker that keeps failing shows
+        # as in-process reads growing, never as failed turns.
+        stats = self._long_reads() or {}
+        reads = CounterMetricFamily(
+            "cartwise_long_reads",
+            "Messages past READ_OFFLOAD_CHARS, by where they were read (worker, in_process).",
+            labels=["where"],
+        )
+        failures = CounterMetricFamily(
+            "cartwise_reader_worker_failures",
+            "Reads the reader's worker process did not answer (died, hung, raised).",
+        )
+        if stats:
+            reads.add_metric(["worker"], float(stats["offloaded"]))
+            reads.add_metric(["in_process"], float(stats["in_process"]))
+            failures.add_metric([], float(stats["failures"]))
+        yield reads
+        yield failures
 
 
 class ApiMetrics:
     """The metrics the API records; `render()` is the `/metrics` body."""
 
     def __init__(
-        self, *, engine_counters: Callable[[], Mapping[str, Any] | None] = lambda: None
+        self,
+        *,
+        engine_counters: Callable[[], Mapping[str, Any] | None] = lambda: None,
+        long_reads: Callable[[], Mapping[str, int] | None] = lambda: None,
     ) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.stage_seconds = Histogram(
@@ -115,7 +142,7 @@ class ApiMetrics:
             registry=self.registry,
         )
         self._handler = _WarningCounter(self.warnings)
-        self.registry.register(_CounterSources(engine_counters))
+        self.registry.register(_CounterSources(engine_counters, long_reads))
 
     def observe_timings(self, timings_ms: Mapping[str, float]) -> None:
         """Record a TurnResult's per-stage timings (milliseconds)."""
