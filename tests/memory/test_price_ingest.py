@@ -16,7 +16,7 @@ from cartwise.catalog.pipeline import ingest_file
 from cartwise.commands.ingest import resolve_mapping
 from cartwise.embedding.hashing import HashingEmbedder
 from cartwise.memory import create_price_history, create_watch_store
-from cartwise.memory.price_facts import price_facts, was_price
+from cartwise.memory.price_facts import model_facts, price_facts, was_price
 from cartwise.memory.price_recorder import PriceRecorder
 from cartwise.memory.prices import DAY, new_watch
 from cartwise.recall.service import RecallService
@@ -125,6 +125,14 @@ def test_reingested_shops_record_changes_only_and_fire_a_watch_once(
     assert (facts.lowest_90d.price, facts.lowest_90d.at) == (39.0, "2026-10-02")
     assert facts.median_90d == 49.24  # ten days at the old price outweigh one at each new one
     assert facts.deal == "lowest_90d" and facts.points == 3
+    assert facts.lowest_30d == facts.lowest_180d == facts.lowest_90d
+    # The model over both shops: shop 1 sells it at 44.00 now, shop 2 at 39.00 since today.
+    both = shop.history.points_many(["webmall_1:1555", "webmall_2:3324"])
+    low = model_facts(both, shop.settings.fx_to_base, now=shop.clock.now)
+    assert low is not None and (low.platform, low.item_id, low.offers) == ("webmall_2", "3324", 2)
+    assert (low.current_platform, low.deal) == ("webmall_2", "lowest_90d")
+    rate = shop.settings.fx_to_base["GBP"]
+    assert low.lowest_90d_base == low.current_base == round(39.0 * rate, 2)
     # As a turn reads them: the same facts from the history's summaries.
     read = shop.history.summaries(["webmall_2:3324"], now=shop.clock.now)["webmall_2:3324"]
     assert read.facts() == facts
