@@ -211,6 +211,8 @@ def test_a_long_message_before_the_worker_is_ready_is_read_here() -> None:
     assert engine.stats.in_process == 1 and engine.stats.offloaded == 0
 
 
+# Slow: closing waits out a hung read's grace before it stops the worker.
+@pytest.mark.slow
 def test_long_messages_past_the_workers_queue_are_read_here_and_close_stops_a_hung_read() -> None:
     """A flood of long messages never waits behind a queue longer than the timeout allows
     for: past `QUEUED_PER_WORKER` waiting reads, the next is read here. Closing does not wait
