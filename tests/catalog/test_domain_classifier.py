@@ -3,7 +3,8 @@ in tests/eval/test_domain_classifier.py)."""
 
 from __future__ import annotations
 
-from cartwise.catalog import taxonomy
+from cartwise.catalog import domain_classifier, taxonomy
+from cartwise.catalog.demo import DEMO_VECTORS_MODEL
 from cartwise.catalog.domain_classifier import DomainClassifier, DomainReading, anchor_names
 from cartwise.embedding.hashing import HashingEmbedder
 
@@ -54,3 +55,15 @@ def test_classify_and_may_be_in_embed_the_query_themselves() -> None:
     assert classifier.classify("headphones 耳机").primary == "electronics"
     assert classifier.may_be_in("headphones 耳机", "electronics") is True
     assert classifier.may_be_in("headphones 耳机", "zzqx-nothing") is None
+
+
+def test_the_shipped_anchor_vectors_are_those_of_the_taxonomy() -> None:
+    """Stale shipped anchors are embedded at a process's first preference read: 1,473 names,
+    36-38 s of that shopper's turn at load 4-6. After a taxonomy change, run
+    `python scripts/export_domain_anchors.py`."""
+    names, _ = anchor_names()
+    shipped = domain_classifier._load_shipped(
+        DEMO_VECTORS_MODEL, domain_classifier.anchor_digest(names)
+    )
+    assert shipped is not None, "run python scripts/export_domain_anchors.py"
+    assert shipped.shape[0] == len(names)
