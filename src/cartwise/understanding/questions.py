@@ -12,6 +12,13 @@ PRODUCT_TYPE_QUESTIONS: dict[Language, str] = {
     "en": "What kind of thing are you after? For example earbuds, running shoes, a face cream "
     "or tea — name the kind and I will pick the best ones.",
 }
+UNSURE_SCOPE_QUESTIONS: dict[Language, str] = {
+    "zh": "我不确定店里有没有你说的这种东西。它是哪一类商品？比如耳机、跑鞋、面霜或茶叶。",
+    "en": "I am not sure we carry what you mean. What kind of product is it? For example "
+    "earbuds, running shoes, a face cream or tea.",
+}
+"""Asked when nothing says whether the catalog carries the request and its best matches are
+far from it: one question instead of a verdict either way."""
 GIFT_QUESTIONS: dict[Language, str] = {
     "zh": "这份礼物是送给谁的？TA 平时喜欢什么（比如数码、美妆、运动、茶和咖啡）？",
     "en": "Who is the gift for, and what are they into (for example gadgets, beauty, sports, "
@@ -38,8 +45,16 @@ def product_type_question(language: Language, *, gift: bool) -> str:
     return (GIFT_QUESTIONS if gift else PRODUCT_TYPE_QUESTIONS)[language]
 
 
+def unsure_scope_question(language: Language) -> str:
+    return UNSURE_SCOPE_QUESTIONS[language]
+
+
 def is_product_type_question(question: str) -> bool:
-    return question in (*PRODUCT_TYPE_QUESTIONS.values(), *GIFT_QUESTIONS.values())
+    return question in (
+        *PRODUCT_TYPE_QUESTIONS.values(),
+        *UNSURE_SCOPE_QUESTIONS.values(),
+        *GIFT_QUESTIONS.values(),
+    )
 
 
 def is_gift_question(question: str) -> bool:

@@ -18,6 +18,7 @@ from cartwise.understanding.catalog_scope import (
     judge_request,
     requested_phrase,
 )
+from cartwise.understanding.questions import unsure_scope_question
 
 _types_lock = threading.Lock()
 _types_cache: dict[int, tuple[int, CatalogTypes]] = {}
@@ -43,6 +44,7 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
     query = state.get("query", "")
     vague = state.get("vague_request", False)
     gap: CatalogGap | None = None
+    unsure = False
     resolution = state.get("resolution")
     # A refinement, "more" or a sort builds on a search already judged when it began.
     fresh = resolution is None or resolution.new_search
@@ -60,18 +62,23 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             floor=settings.catalog_relevance_floor,
             recipient=plan.recipient,
         )
-        if not verdict.carried:
+        # An interest ("he likes hiking") is no product type: its nearest matches (hiking
+        # boots, backpacks) are the answer to the gift question, not a gap.
+        for_interests = plan.gift is not None and bool(plan.gift.interests)
+        if not verdict.carried and verdict.rule == "relevance":
+            # Only far matches and no word saying what the request is: neither "not carried"
+            # nor the far matches, but one question.
+            unsure = not for_interests
+        elif not verdict.carried:
             closest = closest_type(
                 verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
             )
-            # An interest ("he likes hiking") is no product type: its nearest matches (hiking
-            # boots, backpacks) are the answer to the gift question, not a gap.
-            if plan.gift is None or not plan.gift.interests:
+            if not for_interests:
                 gap = CatalogGap(
                     requested=requested_phrase(query), kind=verdict.kind, closest=closest
                 )
-    question = ""
-    if gap is None:
+    question = unsure_scope_question(plan.language) if unsure else ""
+    if gap is None and not unsure:
         question = choose_question(
             reading=plan,
             searched=bool(query),
@@ -87,9 +94,11 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             session.open_questions, named_product=bool(plan.query) and not vague
         ),
     }
-    if gap is not None:
-        # Nothing of the kind: showing the nearest unrelated items would be the dishonest
-        # answer this node exists to prevent.
+    if unsure:
+        update["query"] = ""
+    if gap is not None or unsure:
+        # Nothing of the kind, or nothing known to be: showing the nearest unrelated items
+        # would be the dishonest answer this node exists to prevent.
         update.update(
             {"picks": [], "price_compare": [], "filtered_out": {}, "applied": [], "notices": []}
         )
