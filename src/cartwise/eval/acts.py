@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from cartwise.errors import InvalidInput
-from cartwise.understanding.acts import ACTS, Act
+from cartwise.understanding import Act
 
 ActSplit = Literal["dev", "test"]
 
@@ -136,12 +136,12 @@ def score_split(
     *,
     split: str,
 ) -> SplitScore:
-    score = SplitScore(split=split, per_act={a.value: F1() for a in ACTS})
+    score = SplitScore(split=split, per_act={a.value: F1() for a in Act})
     for utterance in utterances:
         predicted, gold = predict(utterance.text), frozenset(utterance.acts)
         score.utterances += 1
         score.exact += predicted == gold
-        for act in ACTS:
+        for act in Act:
             score.per_act[act.value].add(act in predicted, act in gold)
         if predicted != gold:
             score.mistakes.append(
@@ -281,7 +281,7 @@ def render_markdown(
                 f"**{s.per_act[act.value].f1:.2f}** ({s.per_act[act.value].support})"
                 for s in splits
             ]]
-            for act in ACTS
+            for act in Act
         ],
     )  # fmt: skip
     if mg is not None:
@@ -324,7 +324,7 @@ def render_markdown(
         lines += ["", "Intents left out (no counterpart among our acts):", ""]
         lines += [f"- `{intent}`: {why}" for intent, why in MG_UNMAPPED.items()]
         lines += ["", "Every shopper utterance: top intent(s) → the likeliest act", ""]
-        acts = [a.value for a in ACTS]
+        acts = [a.value for a in Act]
         rows = sorted(mg.confusion.items(), key=lambda item: -sum(item[1].values()))
         lines += _table(
             ["top intent(s)", "n", *acts],

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from cartwise.catalog.product import Domain, Product
 from cartwise.catalog.sizes import offers_size
 from cartwise.eval.dialogue_set import Expectation, QuestionKind
-from cartwise.understanding.rules import cues
+from cartwise.understanding.questions import asks_for_budget, asks_for_size
 from cartwise.vocabulary.platforms import platforms
 
 # fmt: off
@@ -162,9 +162,9 @@ def question_kind(result: TurnView) -> QuestionKind:
     if not result.questions:
         return "none"
     text = result.questions[0]
-    if cues.SIZE_QUESTION.search(text):
+    if asks_for_size(text):
         return "size"
-    if cues.BUDGET_QUESTION.search(text):
+    if asks_for_budget(text):
         return "budget"
     return "product_type"
 

@@ -19,7 +19,6 @@ from cartwise.errors import InvalidInput
 from cartwise.memory.session_state import SessionPrefState
 from cartwise.understanding.base import Engine
 from cartwise.understanding.reading import Conversation
-from cartwise.understanding.rules.numbers import format_amount
 
 PRICE_CEILING = re.compile(r"price (?:lower|less) than \$?(\d+(?:\.\d+)?) dollars?")
 MAX_EXAMPLES = 20
@@ -49,9 +48,10 @@ class Coverage(BaseModel):
 def _default_engine(engine: Engine | None) -> Engine:
     if engine is not None:
         return engine
-    from cartwise.understanding.rules.engine import RulesEngine
+    from cartwise.settings import get_settings
+    from cartwise.understanding import create_engine
 
-    return RulesEngine()
+    return create_engine(get_settings().model_copy(update={"engine": "rules"}))
 
 
 def _read_json(path: Path) -> object:
@@ -80,8 +80,11 @@ def budget_coverage(texts: Iterable[str], engine: Engine) -> Coverage:
         if not stated:
             continue
         slots = engine.read(text, Conversation(session=session)).slots
-        expected = format_amount(float(stated.group(1)))
+        read = slots.get("budget_max")
         coverage.record(
-            text, slots.get("budget_max") == expected and slots.get("budget_currency") == "USD"
+            text,
+            read is not None
+            and float(read) == float(stated.group(1))
+            and slots.get("budget_currency") == "USD",
         )
     return coverage

@@ -76,3 +76,11 @@ def slot_of_question(question: str) -> str:
 def answered_by_slots(open_questions: Sequence[str], slots: dict[str, str]) -> list[str]:
     """Open questions (verbatim) whose slot is now filled."""
     return [q for q in open_questions if (slot := slot_of_question(q)) and slots.get(slot)]
+
+
+def asks_for_size(question: str) -> bool:
+    return question in SLOT_QUESTIONS["size"].values()
+
+
+def asks_for_budget(question: str) -> bool:
+    return question in (*BUDGET_QUESTIONS.values(), *UNUSABLE_BUDGET_QUESTIONS.values())
