@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -58,9 +58,12 @@ def replica(env: dict[str, str]) -> Iterator[Replica]:
         stdout=subprocess.DEVNULL,
         text=True,
         bufsize=1,
+        # Its own process group, so whatever it started can be stopped with it.
+        start_new_session=True,
     )
     log: list[str] = []
     url = ""
+    drain: threading.Thread | None = None
     try:
         assert process.stderr is not None
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -75,13 +78,20 @@ def replica(env: dict[str, str]) -> Iterator[Replica]:
             raise RuntimeError(f"serve did not start ({process.poll()}):\n{''.join(log)}")
         # Keep draining the log so a full pipe never blocks the server.
         stream = process.stderr
-        threading.Thread(target=lambda: log.extend(stream), daemon=True).start()
+        drain = threading.Thread(target=lambda: log.extend(stream), daemon=True)
+        drain.start()
         yield Replica(process, url, log)
     finally:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=60)
-        if process.stderr is not None:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        # Closing the pipe while the drain still reads it would wait on the drain's lock,
+        # which a process still holding the pipe's other end keeps for ever.
+        if drain is not None:
+            drain.join(timeout=10)
+        if process.stderr is not None and (drain is None or not drain.is_alive()):
             process.stderr.close()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -240,3 +242,48 @@ def test_long_messages_past_the_workers_queue_are_read_here_and_close_stops_a_hu
     assert all(read.result(timeout=30) == expected for read in hung)
     waiting.shutdown()
     assert closing < offload_module.CLOSE_WAIT_S * 2 + 5
+
+
+SERVER_WITH_A_WORKER = """
+import time
+from functools import partial
+from cartwise.understanding import worker_rules_engine
+from cartwise.understanding.offload import OffloadEngine
+from cartwise.understanding.rules.engine import RulesEngine
+
+engine = OffloadEngine(RulesEngine(), partial(worker_rules_engine, []), min_chars=300)
+assert engine.wait_ready({start_s})
+print(*(process.pid for process in engine._pool._processes.values()), flush=True)
+time.sleep(600)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a live process (an exited orphan that nobody reaped yet is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+# Slow: a fresh interpreter starts a worker that builds its reader.
+@pytest.mark.slow
+def test_a_worker_ends_when_the_process_that_started_it_is_killed() -> None:
+    """A server killed outright leaves no reader worker behind holding its memory and its
+    stderr (whoever reads the server's log would wait for ever for the end of it)."""
+    with subprocess.Popen(
+        [sys.executable, "-c", SERVER_WITH_A_WORKER.format(start_s=START_S)],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as server:
+        try:
+            assert server.stdout is not None
+            workers = [int(pid) for pid in server.stdout.readline().split()]
+            assert workers and all(_running(pid) for pid in workers)
+        finally:
+            server.kill()
+    deadline = time.monotonic() + 30
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in workers)

@@ -315,6 +315,7 @@ _worker: tuple[Engine, GivenVectors | None] | None = None
 
 def _start_worker(build: WorkerBuild, embedder: tuple[str, int] | None) -> None:
     global _worker
+    _exit_with_the_server()
     given = GivenVectors(*embedder) if embedder is not None else None
     engine = build(given)
     _worker = (engine, given)
@@ -328,6 +329,26 @@ def _start_worker(build: WorkerBuild, embedder: tuple[str, int] | None) -> None:
             t: np.zeros(given.dim, dtype=np.float32) for t in sentence_texts(WARM_UP_MESSAGE)
         }
     _read_in_worker(WARM_UP_MESSAGE, Conversation(), vectors)
+
+
+def _exit_with_the_server() -> None:
+    """End this worker when the process that started it ends, however it ends.
+
+    A pool's worker waits on a queue whose pipe it holds both ends of, so a server killed
+    outright (SIGKILL, the OOM killer) would leave it waiting for ever, holding the server's
+    stderr and memory. The parent's sentinel becomes readable when the parent is gone."""
+    import multiprocessing
+    import os
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="cartwise-parent-watch", daemon=True).start()
 
 
 def _ping() -> int:
