@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -35,6 +36,8 @@ from cartwise.understanding.rules.engine import RulesEngine
 from tests.factories import make_product
 
 NOW = time.time()
+YESTERDAY = datetime.fromtimestamp(NOW - DAY, UTC).date().isoformat()
+"""The day jd's 2,299 began: its lowest in 30, 90 and 180 days."""
 
 
 def catalog() -> list[Product]:
@@ -151,11 +154,13 @@ async def test_zh_conversation_answers_from_history_and_watches(deps: AgentDeps)
     assert lowest.price_answer is not None and lowest.price_answer.kind == "lowest"
     low = lowest.price_answer
     assert (low.lowest_180d, low.lowest_90d, low.median_90d) == (2299, 2299, 2599)
-    assert f"近180天最低¥2,299（{low.lowest_180d_at}）" in lowest.reply and "¥2,599" in lowest.reply
+    assert low.lowest_180d_at == low.lowest_90d_at == YESTERDAY
+    assert f"近180天最低¥2,299（{YESTERDAY}）" in lowest.reply and "¥2,599" in lowest.reply
 
     watch = await turn(deps, "zh", f"第{ordinal}个降到2000以下提醒我")
     made = watch.price_answer.watch if watch.price_answer else None
     assert made is not None and (made.kind, made.target, made.currency) == ("price", 2000, "CNY")
+    assert made.expires_at - made.created_at == 90 * DAY  # the default expiry
     assert "¥2,000" in watch.reply and "提醒你" in watch.reply
     assert watch.memory.session.slots.get("budget_max") is None  # a target, not a budget
 
@@ -184,12 +189,13 @@ async def test_en_conversation_answers_from_history_and_watches(deps: AgentDeps)
 
     lowest = await turn(deps, "en", f"what's the lowest the {nth[jd]} one has been?")
     assert lowest.price_answer is not None and lowest.price_answer.kind == "lowest"
-    assert lowest.price_answer.lowest_90d_at is not None
-    assert f"in 90 days $322.89 ({lowest.price_answer.lowest_90d_at})" in lowest.reply
+    assert lowest.price_answer.lowest_90d_at == YESTERDAY
+    assert f"in 90 days $322.89 ({YESTERDAY})" in lowest.reply
 
     watch = await turn(deps, "en", f"tell me when the {nth[jd]} one drops below $300")
     made = watch.price_answer.watch if watch.price_answer else None
     assert made is not None and (made.target, made.currency) == (300, "USD")
+    assert made.expires_at - made.created_at == 90 * DAY
     assert "$300" in watch.reply
 
     # The out-of-stock listing was left out ("Skipped: 1 out of stock"): that is the one.
