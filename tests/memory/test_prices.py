@@ -11,7 +11,15 @@ from cartwise.errors import AccountErased, InvalidInput, NotFound, QuotaExceeded
 from cartwise.memory import create_price_history, create_watch_store
 from cartwise.memory.pinned import PinnedWatches
 from cartwise.memory.price_facts import price_facts
-from cartwise.memory.prices import DAY, PriceHistory, PricePoint, Trigger, WatchStore, new_watch
+from cartwise.memory.prices import (
+    DAY,
+    Alert,
+    PriceHistory,
+    PricePoint,
+    Trigger,
+    WatchStore,
+    new_watch,
+)
 from cartwise.settings import Settings
 
 NOW = 1_790_000_000.0
@@ -363,3 +371,67 @@ def test_redis_never_takes_a_summary_of_fewer_points_for_the_current_one(clean_r
     finally:
         history.close()
         raw.close()
+
+
+@pytest.mark.slow
+def test_ingests_of_four_platforms_at_once_fire_each_watch_exactly_once(
+    backend_settings: Settings,
+) -> None:
+    """Four ingests running together (a fleet's workers, one platform each) offer the same
+    models under every watch's target: each watch raises one alert, by one of them."""
+    import multiprocessing
+
+    from tests.memory.workers import StoreSpec, fire_watches
+
+    spawn = multiprocessing.get_context("spawn")
+    store = create_watch_store(backend_settings)
+    models = [f"brand|model:m{n}" for n in range(1200)]
+    made = []
+    for n, model in enumerate(models):
+        made.append(store.add(new_watch(f"u{n % 60}", model=model, title="x", kind="price",
+                                        target=300, currency="CNY", now=NOW)))  # fmt: skip
+    platforms = ("jd", "taobao", "pinduoduo", "amazon")
+    start, raised = spawn.Barrier(len(platforms)), spawn.Queue()  # all begin together
+    spec = StoreSpec.from_settings(backend_settings)
+    workers = [spawn.Process(target=fire_watches, args=(spec, platform, models, start, raised))
+               for platform in platforms]  # fmt: skip
+    for process in workers:
+        process.start()
+    fired = [watch_id for _ in workers for watch_id in raised.get(timeout=120)]
+    for process in workers:
+        process.join(timeout=60)
+    assert [p.exitcode for p in workers] == [0] * len(workers)
+    assert sorted(fired) == sorted(w.id for w in made)  # each once, none twice
+    stored = [a.watch_id for n in range(60) for a in store.alerts(f"u{n}")]
+    assert sorted(stored) == sorted(fired)
+    store.close()
+
+
+@pytest.mark.redis
+def test_redis_a_watch_another_ingest_fires_between_its_read_and_its_write_fires_once(
+    clean_redis: str,
+) -> None:
+    """jd's ingest reads the watch live; taobao's fires it before jd writes: jd's write
+    finds the watch changed, reads it again (fired) and raises nothing."""
+    from cartwise.memory.backends.prices_redis import RedisWatchStore
+
+    jd, taobao = RedisWatchStore(clean_redis), RedisWatchStore(clean_redis)
+    try:
+        watch = jd.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="price",
+                                 target=300, currency="CNY", now=NOW))  # fmt: skip
+        read = jd._read
+        overtaken: list[Alert] = []
+
+        def read_then_overtaken(user: str, watch_id: str) -> str:
+            raw = read(user, watch_id)
+            if not overtaken:
+                overtaken.extend(taobao.fire([trigger(280, platform="taobao")], FX, now=NOW))
+            return raw
+
+        jd._read = read_then_overtaken  # type: ignore[method-assign]
+        assert jd.fire([trigger(290)], FX, now=NOW) == []
+        assert [(a.platform, a.watch_id) for a in overtaken] == [("taobao", watch.id)]
+        assert [a.id for a in jd.alerts("ann")] == [overtaken[0].id]
+    finally:
+        jd.close()
+        taobao.close()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing.synchronize import Event
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 
 from cartwise.embedding.hashing import HashingEmbedder
@@ -31,15 +32,17 @@ class StoreSpec:
     def from_settings(cls, settings: Settings) -> StoreSpec:
         return cls(settings.store_backend, str(settings.cartwise_home), settings.redis_url)
 
-    def open(self) -> PreferenceStore:
-        settings = Settings(  # type: ignore[call-arg]
+    def settings(self) -> Settings:
+        return Settings(  # type: ignore[call-arg]
             _env_file=None,
             cartwise_home=Path(self.home),
             store_backend=self.backend,
             redis_url=self.redis_url,
             embedder="hashing:256",
         )
-        return create_preference_store(settings, HashingEmbedder())
+
+    def open(self) -> PreferenceStore:
+        return create_preference_store(self.settings(), HashingEmbedder())
 
 
 def contended_entry(worker: int, index: int) -> PreferenceEntry:
@@ -108,3 +111,20 @@ def write_until_killed(spec: StoreSpec, trapped: Event) -> None:
         ),
     )
     store.replace_all(USER, TrappedEntries(bulk_generation(2), trapped))  # type: ignore[attr-defined]
+
+
+def fire_watches(spec: StoreSpec, platform: str, models: list[str], start: Barrier,
+                 raised: Queue[list[str]]) -> None:  # fmt: skip
+    """As one platform's ingest would: offer each model's new price (under every target) to
+    the watches, once every worker is ready; puts the ids of the watches it fired."""
+    from cartwise.memory import create_watch_store
+    from cartwise.memory.prices import Trigger
+
+    settings = spec.settings()
+    store = create_watch_store(settings)
+    triggers = [Trigger(model, platform, f"{platform}-{n}", 100.0, "CNY", 100.0, True)
+                for n, model in enumerate(models)]  # fmt: skip
+    start.wait()
+    alerts = [a for t in triggers for a in store.fire([t], settings.fx_to_base, now=time.time())]
+    store.close()
+    raised.put([a.watch_id for a in alerts])
