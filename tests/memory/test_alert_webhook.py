@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
+from cartwise.catalog.ingest import IngestReport
 from cartwise.errors import InvalidInput
 from cartwise.memory.alert_webhook import AlertWebhook, check_webhook_url
 from cartwise.memory.prices import Alert
+from cartwise.settings import Settings
 
 SECRET = "test-webhook-secret"
 
@@ -100,3 +104,59 @@ def test_only_web_urls_are_webhooks() -> None:
     for bad in ("javascript:alert(1)", "ftp://x.example/y", "/relative", "https://"):
         with pytest.raises(InvalidInput):
             check_webhook_url(bad)
+
+
+def test_an_ingest_that_raises_an_alert_posts_it_without_waiting_for_the_webhook(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """The recorder `cartwise ingest` uses, with ALERT_WEBHOOK_SECRET set: the ingest returns
+    while the shopper's slow, failing-once webhook is still being tried; closing the
+    recorder lets the post finish, signed."""
+    from cartwise.catalog.model_identity import model_identity
+    from cartwise.catalog.pipeline import ingest_file
+    from cartwise.catalog.product import Product
+    from cartwise.embedding.hashing import HashingEmbedder
+    from cartwise.memory import create_price_recorder, create_watch_store
+    from cartwise.memory.prices import new_watch
+    from cartwise.recall.service import RecallService
+
+    settings = settings.model_copy(update={"alert_webhook_secret": SECRET})
+    slow = Hook(failures=1, delay=1.5)
+    service = RecallService.open(settings, HashingEmbedder(256))
+    source = tmp_path / "shop.jsonl"
+    row = {"platform": "jd", "item_id": "A1", "title": "Sony WH-1000XM5 headphones",
+           "brand": "Sony", "price": 2299, "currency": "CNY"}  # fmt: skip
+
+    def ingest(price: float) -> tuple[IngestReport, float, int]:
+        source.write_text(json.dumps({**row, "price": price}) + "\n", encoding="utf-8")
+        recorder = create_price_recorder(settings)
+        assert recorder is not None
+        started = time.perf_counter()
+        report = ingest_file(source, settings=settings, service=service,
+                             embedder=service.embedder, progress=False, prices=recorder)  # fmt: skip
+        took, delivered = time.perf_counter() - started, len(slow.received)
+        recorder.close()
+        return report, took, delivered
+
+    try:
+        assert ingest(2299)[0].alerts == 0
+        watches = create_watch_store(settings)
+        watches.add(new_watch("ann", model=model_identity(Product.model_validate(row)),
+                              title="Sony WH-1000XM5", kind="price", target=2000,
+                              currency="CNY"))  # fmt: skip
+        watches.set_webhook("ann", slow.url)
+        watches.close()
+        report, took, delivered_then = ingest(1999)
+        assert report.alerts == 1
+        assert delivered_then == 0 and took < 1.5  # the post was not waited for
+        ((body, headers),) = slow.received  # delivered while the recorder closed
+        assert (
+            headers["X-Cartwise-Signature"]
+            == "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+        )
+        sent = Alert.model_validate_json(body)
+        assert (sent.user, sent.platform, sent.price) == ("ann", "jd", 1999.0)
+        assert slow.attempts == 2  # retried after the 503
+    finally:
+        service.close()
+        slow.close()
