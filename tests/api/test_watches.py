@@ -1,15 +1,21 @@
 """Watches and alerts over HTTP: create on a listed offer, list, edit, cancel; alerts
-listed and marked seen; another account's watch does not exist; bad input is 4xx."""
+listed and marked seen; an alert as the CUSTOM event that opens the next run; another
+account's watch does not exist; bad input is 4xx."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
+from ag_ui.core import EventType
 from fastapi.testclient import TestClient
 
 from cartwise.agent.deps import AgentDeps
+from cartwise.api.main import create_app
 from cartwise.memory.prices import Trigger
-from tests.api.conftest import PASSWORD, signup
+from cartwise.settings import Settings
+from tests.api.conftest import PASSWORD, run_input, signup
+from tests.api.sse import check_legal_order, of_type, parse_sse
 from tests.factories import make_product
 
 
@@ -112,3 +118,44 @@ def test_deleting_the_account_deletes_its_watches_alerts_and_webhook(
     again = signup(client, "ann")
     assert client.get("/api/watches?closed=true", headers=again).json() == []
     assert client.get("/api/alerts", headers=again).json() == []
+
+
+def test_an_alert_is_a_custom_event_at_the_start_of_the_next_run(api_settings: Settings) -> None:
+    """Over the AG-UI stream, with the real turn: a watch made over the API, an ingest that
+    meets it on another platform, then the shopper's next run carries the alert as a CUSTOM
+    event straight after RUN_STARTED — and the run after it does not."""
+    from tests.agent.test_price_turns import catalog, open_deps, reingest
+
+    deps = open_deps(api_settings)
+    try:
+        with TestClient(create_app(api_settings, deps), client=("127.0.0.1", 50000)) as client:
+            ann = signup(client, "ann")
+            made = client.post("/api/watches", headers=ann,
+                               json={"platform": "jd", "item_id": "J1", "target": 2000})  # fmt: skip
+            assert made.status_code == 201, made.text
+            cheaper = [p.model_copy(update={"price": 279.0, "price_base": 1986.48})
+                       for p in catalog() if p.platform == "amazon"]  # fmt: skip
+            assert reingest(deps, cheaper) == (1, 1)
+
+            def run(message: str) -> list[Any]:
+                response = client.post("/api/agent", json=run_input("t1", message), headers=ann)
+                assert response.status_code == 200
+                events = parse_sse(response.text)
+                check_legal_order(events)
+                assert events[-1].type == EventType.RUN_FINISHED
+                return events
+
+            first = run("谢谢")
+            assert [e.type for e in first[:2]] == [EventType.RUN_STARTED, EventType.CUSTOM]
+            custom = first[1]
+            assert custom.name == "price_alerts"  # type: ignore[attr-defined]
+            ((alert,),) = [custom.value]  # type: ignore[attr-defined]
+            assert (alert["watch_id"], alert["platform"], alert["price"]) == (
+                made.json()["id"],
+                "amazon",
+                279.0,
+            )
+            assert not [e for e in of_type(run("谢谢"), EventType.CUSTOM)
+                        if e.name == "price_alerts"]  # type: ignore[attr-defined]  # fmt: skip
+    finally:
+        deps.close()
