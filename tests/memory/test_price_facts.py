@@ -241,3 +241,27 @@ def test_a_summary_made_before_its_last_point_never_holds() -> None:
     summary = summarize(steps((29, 100), (-1, 80)), now=NOW)
     assert summary is not None and not summary.holds(NOW)
     assert summarize(steps((29, 100)), now=NOW).holds(NOW)  # type: ignore[union-attr]
+
+
+def test_the_demo_past_has_618_and_double_11_sales() -> None:
+    """Most demo offers are 8-25 % cheaper during 618 (1-18 June) and 双11 (1-11 November)
+    than the week before, and dearer again after."""
+    from datetime import UTC, datetime
+
+    def at(month: int, day: int) -> float:
+        return datetime(2026, month, day, 12, tzinfo=UTC).timestamp()
+
+    def price_at(points: list[PricePoint], moment: float) -> float:
+        return [p.price for p in points if p.observed_at <= moment][-1]
+
+    now = at(11, 20)  # the 180 days reach back to 24 May: both promotions inside
+    on_sale = {"618": 0, "双11": 0}
+    for n in range(300):
+        past = demo_history(make_product(str(n), price=500.0), now=now)
+        for name, (before, during, after) in {
+            "618": (at(5, 27), at(6, 10), at(6, 25)),
+            "双11": (at(10, 25), at(11, 6), at(11, 15)),
+        }.items():
+            usual, sale = price_at(past, before), price_at(past, during)
+            on_sale[name] += 0.75 * usual <= sale <= 0.92 * usual < price_at(past, after)
+    assert min(on_sale.values()) > 0.7 * 300, on_sale
