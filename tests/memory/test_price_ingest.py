@@ -119,6 +119,10 @@ def test_reingested_shops_record_changes_only_and_fire_a_watch_once(
     edit_rows(two, {"3324": {"Sale price": "39.00"}})
     third = [shop.ingest(one), shop.ingest(two)]
     assert [(r.price_points, r.alerts) for r in third] == [(0, 0), (1, 0)]  # fired already
+    # What the history holds, not only what the reports say: one point per price seen.
+    offers = ["webmall_1:1555", "webmall_1:1559", "webmall_2:3324", "webmall_1:1556"]
+    assert [len(shop.history.points(key)) for key in offers] == [2, 2, 3, 1]
+    assert [p.price for p in shop.history.points("webmall_2:3324")][1:] == [43.5, 39.0]
 
     facts = price_facts(shop.history.points("webmall_2:3324"), now=shop.clock.now)
     assert facts is not None and facts.lowest_90d is not None
