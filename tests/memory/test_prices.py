@@ -123,6 +123,13 @@ def test_a_stock_watch_fires_on_restock_only(watches: WatchStore) -> None:
     assert [a.kind for a in watches.fire([trigger(100, restocked=True)], FX, now=NOW)] == ["stock"]
 
 
+def test_a_price_watch_is_not_met_by_an_offer_out_of_stock(watches: WatchStore) -> None:
+    watches.add(new_watch("ann", model="sony|model:wh1000xm5", title="x", kind="price",
+                          target=300, currency="CNY", now=NOW))  # fmt: skip
+    assert watches.fire([trigger(199, stock=False)], FX, now=NOW) == []  # cannot be bought
+    assert [a.price for a in watches.fire([trigger(199, restocked=True)], FX, now=NOW)] == [199]
+
+
 def test_watches_are_per_user_and_capped(watches: WatchStore) -> None:
     for _ in range(3):
         watches.add(new_watch("ann", model="m", title="x", kind="stock", target=None,
