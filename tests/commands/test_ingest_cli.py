@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from cartwise.commands import ingest as ingest_command
-from cartwise.settings import get_settings
+from cartwise.settings import Settings, get_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "catalog" / "fixtures"
 
@@ -126,3 +127,64 @@ def test_ingest_reports_price_points_and_the_alerts_it_raised(
     result = runner.invoke(app, ["ingest", str(source)])
     assert result.exit_code == 0, result.output
     assert "1 price points, 1 alerts raised" in " ".join(result.stdout.split())
+
+
+@pytest.mark.slow
+def test_the_report_is_printed_before_a_silent_webhook_is_waited_for(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """`cartwise ingest` as a process: an alert whose shopper's webhook never answers is
+    posted while the command ends (bounded), after the report is out — not before it."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from cartwise.catalog.model_identity import model_identity
+    from cartwise.catalog.product import Product
+    from cartwise.memory import create_watch_store
+    from cartwise.memory.prices import new_watch
+
+    release = threading.Event()
+
+    class Silent(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            release.wait(30)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Silent)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = {**os.environ, "CARTWISE_HOME": str(settings.cartwise_home), "EMBEDDER": "hashing:256",
+           "ALERT_WEBHOOK_SECRET": "test-webhook-secret"}  # fmt: skip
+    command = [str(Path(sys.executable).with_name("cartwise")), "ingest", "--json"]
+    source = tmp_path / "shop.jsonl"
+    row = {"platform": "jd", "item_id": "A1", "title": "Sony WH-1000XM5 headphones",
+           "brand": "Sony", "price": 2299, "currency": "CNY"}  # fmt: skip
+    try:
+        source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+        subprocess.run([*command, str(source)], env=env, check=True, capture_output=True,
+                       timeout=120)  # fmt: skip
+        store = create_watch_store(settings)
+        store.add(new_watch("ann", model=model_identity(Product.model_validate(row)), title="x",
+                            kind="price", target=2000, currency="CNY"))  # fmt: skip
+        store.set_webhook("ann", f"http://127.0.0.1:{server.server_address[1]}/hook")
+        store.close()
+        source.write_text(json.dumps({**row, "price": 1999}) + "\n", encoding="utf-8")
+        started = time.monotonic()
+        with subprocess.Popen([*command, str(source)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True) as process:  # fmt: skip
+            assert process.stdout is not None
+            report = json.loads(process.stdout.readline())
+            reported = time.monotonic() - started
+            assert process.wait(timeout=120) == 0
+            ended = time.monotonic() - started
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
+    assert report["alerts"] == 1
+    assert ended - reported > 5  # the command then gave the post its time (10 s at most)
+    assert ended < reported + 15

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextlib import closing
 from importlib import resources
 from pathlib import Path
@@ -56,12 +57,15 @@ def ingest(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Upsert a catalog by (platform, item_id); bad rows are reported with line numbers."""
+
+    def show(report: IngestReport) -> None:
+        if as_json:
+            typer.echo(json.dumps(report.model_dump(), ensure_ascii=False))
+        else:
+            _print_report(report)
+
     with clean_errors():
-        report = _run(path, platform, fmt, mapping, currency, demo)
-    if as_json:
-        typer.echo(json.dumps(report.model_dump(), ensure_ascii=False))
-    else:
-        _print_report(report)
+        report = _run(path, platform, fmt, mapping, currency, demo, show)
     if report.ingested == 0 and report.skipped > 0:
         # Every row was refused: a script running this must not carry on as if it worked.
         raise typer.Exit(1)
@@ -74,7 +78,11 @@ def _run(
     mapping: str | None,
     currency: str | None,
     demo: bool,
+    show: Callable[[IngestReport], None],
 ) -> IngestReport:
+    """The ingest, its report shown as soon as it is done: before the price recorder closes,
+    which lets the alert webhook's queued posts finish (up to 10 s for a webhook that does
+    not answer), so the report never waits on a shopper's webhook."""
     if demo == (path is not None):
         raise InvalidInput("give either PATH or --demo")
     if fmt != "auto" and fmt not in FORMATS:
@@ -90,18 +98,21 @@ def _run(
     service = RecallService.open(settings, embedder)
     with closing(service), price_recording(settings, demo=path is None) as prices:
         if path is None:
-            return ingest_demo(settings, service, embedder, prices=prices)
-        return ingest_file(
-            path,
-            settings=settings,
-            service=service,
-            embedder=embedder,
-            platform=platform,
-            fmt=None if fmt == "auto" else cast(Format, fmt),
-            mapping=mapping_path,
-            currency=currency,
-            prices=prices,
-        )
+            report = ingest_demo(settings, service, embedder, prices=prices)
+        else:
+            report = ingest_file(
+                path,
+                settings=settings,
+                service=service,
+                embedder=embedder,
+                platform=platform,
+                fmt=None if fmt == "auto" else cast(Format, fmt),
+                mapping=mapping_path,
+                currency=currency,
+                prices=prices,
+            )
+        show(report)
+        return report
 
 
 def _print_report(report: IngestReport) -> None:
