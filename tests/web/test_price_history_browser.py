@@ -2,7 +2,8 @@
 conversation shown (and editable) in the memory panel, the alert it raises shown with the
 next turn and in the panel, and a watch cancelled from the panel that then never fires; in
 English on a phone, the badge and chart and a back-in-stock watch on a listing the reply left
-out, and its alert. Screenshots: docs/screenshots/desktop-zh-price-watch and -alert."""
+out, its alert, and the watch re-armed from the alert. Screenshots:
+docs/screenshots/desktop-zh-price-watch and -alert."""
 
 from __future__ import annotations
 
@@ -119,3 +120,15 @@ def test_english_badge_chart_stock_watch_and_its_alert_on_a_phone(
     page.locator("#panel-open").click()
     expect(page.locator("#memory-panel .alert-item")).to_have_count(1)
     expect(page.locator("#memory-panel .watch-item")).to_have_count(0)
+
+    # Re-armed from its alert: live again in the panel, and the next restock fires it once more.
+    page.locator("#memory-panel .alert-item .watch-rearm").click()
+    expect(page.locator("#memory-panel .watch-item")).to_have_count(1)
+    expect(page.locator("#memory-panel .watch-item")).to_contain_text("back in stock")
+    expect(page.locator("#memory-panel .watch-rearm")).to_have_count(0)
+    store = create_watch_store(web_settings)
+    try:
+        assert store.get(user, made.id).status == "active"
+        assert len(store.fire([restock], web_settings.fx_to_base, now=time.time())) == 1
+    finally:
+        store.close()

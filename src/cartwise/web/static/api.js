@@ -104,7 +104,7 @@ export const api = {
   deleteMemory: (key, recipient = "self") =>
     request("DELETE", `/api/memory/${encodeURIComponent(key)}?recipient=${encodeURIComponent(recipient)}`),
   thread: (thread) => request("GET", `/api/threads/${encodeURIComponent(thread)}`),
-  listWatches: () => request("GET", "/api/watches"),
+  listWatches: ({ closed = false } = {}) => request("GET", closed ? "/api/watches?closed=true" : "/api/watches"),
   patchWatch: (id, changes) => request("PATCH", `/api/watches/${encodeURIComponent(id)}`, { json: changes }),
   cancelWatch: (id) => request("DELETE", `/api/watches/${encodeURIComponent(id)}`),
   listAlerts: () => request("GET", "/api/alerts"),

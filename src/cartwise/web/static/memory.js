@@ -20,6 +20,7 @@ export class MemoryPanel {
     this.entries = [];
     this.editing = null;
     this.watches = [];
+    this.fired = new Map();
     this.alerts = [];
     this.editingWatch = null;
   }
@@ -47,10 +48,16 @@ export class MemoryPanel {
     const box = this.root.querySelector(".watch-list");
     if (!box) return;
     try {
-      [this.watches, this.alerts] = await Promise.all([api.listWatches(), api.listAlerts()]);
+      const [all, alerts] = await Promise.all([api.listWatches({ closed: true }), api.listAlerts()]);
+      const now = Date.now() / 1000;
+      this.watches = all.filter((watch) => watch.status === "active" && watch.expires_at > now);
+      // A watch that fired can be re-armed from its alert: it fires once more.
+      this.fired = new Map(all.filter((watch) => watch.status === "fired").map((watch) => [watch.id, watch]));
+      this.alerts = alerts;
     } catch (error) {
       if (error.status !== 404) throw error;
       this.watches = [];
+      this.fired = new Map();
       this.alerts = [];
     }
     this.renderWatches(clear(box));
@@ -64,14 +71,36 @@ export class MemoryPanel {
         : h("p", { class: "watch-empty" }, t("watches.empty")),
     );
     if (this.alerts.length) {
+      const offered = new Set();
       box.append(
         h("h3", { class: "recipient-title" }, t("alerts.title"), h("span", { class: "count" }, String(this.alerts.length))),
         h(
           "ul",
           { class: "alerts" },
-          this.alerts.slice(0, 10).map((alert) => h("li", { class: `alert-item ${alert.seen ? "seen" : "unseen"}`, "data-watch": alert.watch_id }, alertText(alert))),
+          this.alerts.slice(0, 10).map((alert) => this.alertItem(alert, offered)),
         ),
       );
+    }
+  }
+
+  /** An alert; the newest one of a watch that fired offers to re-arm it (once per watch). */
+  alertItem(alert, offered) {
+    const item = h("li", { class: `alert-item ${alert.seen ? "seen" : "unseen"}`, "data-watch": alert.watch_id }, h("span", { class: "alert-text" }, alertText(alert)));
+    const watch = this.fired.get(alert.watch_id);
+    if (watch && !offered.has(watch.id)) {
+      offered.add(watch.id);
+      item.append(h("button", { type: "button", class: "btn btn-ghost btn-small watch-rearm", "aria-label": t("watches.rearmLabel", { title: watch.title }), onclick: () => this.rearmWatch(watch) }, t("watches.rearm")));
+    }
+    return item;
+  }
+
+  async rearmWatch(watch) {
+    try {
+      await api.patchWatch(watch.id, { rearm: true });
+      toast(t("watches.rearmed", { title: watch.title }));
+      await this.refreshWatches();
+    } catch (error) {
+      this.onError(error);
     }
   }
 
