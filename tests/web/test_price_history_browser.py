@@ -1,9 +1,10 @@
 """Price history on the page: a card's deal badge and 180-day chart, a watch made in the
 conversation shown (and editable) in the memory panel, the alert it raises shown with the
-next turn and in the panel, and a watch cancelled from the panel that then never fires; in
-English on a phone, the badge and chart and a back-in-stock watch on a listing the reply left
-out, its alert, and the watch re-armed from the alert. Screenshots:
-docs/screenshots/desktop-zh-price-watch and -alert."""
+next turn and in the panel, a watch cancelled from the panel that then never fires, and a
+watch made shopping for mum shown as hers, with its alert; in English on a phone, the badge
+and chart and a back-in-stock watch on a listing the reply left out, its alert, and the
+watch re-armed from the alert. Screenshots: docs/screenshots/desktop-zh-price-watch and
+-alert."""
 
 from __future__ import annotations
 
@@ -82,6 +83,26 @@ def test_chart_badge_watch_and_alert(
         assert store.fire([trigger], web_settings.fx_to_base, now=time.time()) == []
     finally:
         store.close()
+
+    # Shopping for mum: the watch says it is hers, and so does its alert.
+    ask(page, "给我妈推荐一款蓝牙耳机")
+    ask(page, "第一个降到100以下提醒我")
+    expect(watch).to_have_count(1)
+    expect(watch.locator(".watch-for")).to_have_text("给妈妈")
+    store = create_watch_store(web_settings)
+    try:
+        (hers,) = store.list(user)
+        assert hers.recipient == "mum"
+        trigger = Trigger(hers.model, "jd", "X3", 99.0, "CNY", 99.0, True)
+        assert len(store.fire([trigger], web_settings.fx_to_base, now=time.time())) == 1
+    finally:
+        store.close()
+    ask(page, "谢谢")
+    expect(page.locator("#memory-panel .alert-item")).to_have_count(2)
+    expect(page.locator("#memory-panel .alert-item").first.locator(".watch-for")).to_have_text(
+        "给妈妈"
+    )
+    expect(page.locator("#memory-panel .alert-item").last.locator(".watch-for")).to_have_count(0)
 
 
 def test_english_badge_chart_stock_watch_and_its_alert_on_a_phone(

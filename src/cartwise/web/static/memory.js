@@ -10,6 +10,9 @@ const CATEGORY_ORDER = ["material", "brand", "color", "style", "size", "budget",
 const SELF = "self";
 const RECIPIENT_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";
 
+/** Whom a watch or alert is for, when it is not the shopper (null: nothing to show). */
+const forWhom = (recipient) => (recipient && recipient !== SELF ? h("span", { class: "watch-for" }, t("watches.for", { who: recipientName(recipient) })) : null);
+
 /** Unique across recipients: the same dedup_key may exist for the shopper and for mum. */
 const entryId = (entry) => `${entry.recipient || SELF}/${entry.dedup_key}`;
 
@@ -85,7 +88,7 @@ export class MemoryPanel {
 
   /** An alert; the newest one of a watch that fired offers to re-arm it (once per watch). */
   alertItem(alert, offered) {
-    const item = h("li", { class: `alert-item ${alert.seen ? "seen" : "unseen"}`, "data-watch": alert.watch_id }, h("span", { class: "alert-text" }, alertText(alert)));
+    const item = h("li", { class: `alert-item ${alert.seen ? "seen" : "unseen"}`, "data-watch": alert.watch_id }, h("span", { class: "alert-text" }, alertText(alert)), forWhom(alert.recipient));
     const watch = this.fired.get(alert.watch_id);
     if (watch && !offered.has(watch.id)) {
       offered.add(watch.id);
@@ -126,6 +129,7 @@ export class MemoryPanel {
         },
         h("span", { class: "watch-title", title: watch.title }, watch.title),
         h("span", { class: "watch-what" }, what),
+        forWhom(watch.recipient),
         h("span", { class: "watch-until" }, t("watches.until", { date: new Date(watch.expires_at * 1000).toISOString().slice(0, 10) })),
       ),
       h("button", { type: "button", class: "pref-delete watch-cancel", "aria-label": t("watches.cancel", { title: watch.title }), onclick: () => this.cancelWatch(watch) }, "×"),
