@@ -3,6 +3,7 @@ once, expired and cancelled ones that never fire, alerts per user."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -143,6 +144,37 @@ def test_watches_are_per_user_and_capped(watches: WatchStore) -> None:
         watches.get("bob", first.id)
     with pytest.raises(NotFound):
         watches.cancel("bob", first.id)
+
+
+def test_concurrent_new_watches_stop_at_the_cap(watches: WatchStore) -> None:
+    """Twelve watches added at the same moment: three are kept, nine refused, on every
+    backend (the count and the write are one step, not a read before the write)."""
+    racers = 12
+    start = threading.Barrier(racers)
+    outcomes: list[BaseException | None] = [None] * racers
+
+    def add(n: int) -> None:
+        start.wait()
+        try:
+            watches.add(new_watch("cy", model=f"m{n}", title="x", kind="stock", target=None,
+                                  currency="CNY"))  # fmt: skip
+        except BaseException as exc:  # every outcome is inspected below
+            outcomes[n] = exc
+
+    threads = [threading.Thread(target=add, args=(n,)) for n in range(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(watches.list("cy")) == 3
+    refused = [o for o in outcomes if o is not None]
+    assert len(refused) == racers - 3 and all(isinstance(o, QuotaExceeded) for o in refused)
+    # A closed watch no longer counts: one cancelled makes room for one more.
+    watches.cancel("cy", watches.list("cy")[0].id)
+    watches.add(new_watch("cy", model="m", title="x", kind="stock", target=None, currency="CNY"))
+    with pytest.raises(QuotaExceeded):
+        watches.add(new_watch("cy", model="m", title="x", kind="stock", target=None,
+                              currency="CNY"))  # fmt: skip
 
 
 def test_a_price_watch_needs_a_positive_target() -> None:

@@ -107,10 +107,18 @@ redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
 return 1
 """
 
-# KEYS: watches hash, generation; ARGV: generation ('*': any), id, JSON. 1 when written, 0
-# when the user was erased since the generation was read.
+# KEYS: watches hash, generation; ARGV: generation ('*': any), id, JSON, now (Unix seconds),
+# the cap. 1 when written, 0 when the user was erased since the generation was read, -1 when
+# the user already has the cap's number of live watches (counted here, in the same step as
+# the write, so concurrent adds cannot all pass one count).
 _ADD_LUA = """
 if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+local now, live = tonumber(ARGV[4]), 0
+for _, raw in ipairs(redis.call('HVALS', KEYS[1])) do
+  local watch = cjson.decode(raw)
+  if watch.status == 'active' and tonumber(watch.expires_at) > now then live = live + 1 end
+end
+if live >= tonumber(ARGV[5]) then return -1 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 return 1
 """
@@ -416,20 +424,26 @@ class RedisWatchStore:
         return {_text(k): _text(v) for k, v in found.items()}
 
     def add(self, watch: Watch, *, generation: str | None = None) -> Watch:
-        now = time.time()
-        live = [w for w in self._parsed(self._raw(watch.user)) if w.is_live(now)]
-        if len(live) >= self.max_watches:
-            raise QuotaExceeded("watches", self.max_watches, "cancel one first")
         index, member = _index_key(watch.model), f"{watch.user}{_SEPARATOR}{watch.id}"
         with self._redis.guard():
             # Indexed first: an erase that lands in between finds the watch (and unindexes
             # it) or outdates the generation (and the watch is unindexed here).
             self._redis.client.sadd(index, member)
             keys = [_user_keys(watch.user)[0], _generation_key(watch.user)]
-            args = ["*" if generation is None else generation, watch.id, watch.model_dump_json()]
-            if not self._add(keys=keys, args=args):
+            args = [
+                "*" if generation is None else generation,
+                watch.id,
+                watch.model_dump_json(),
+                repr(time.time()),
+                self.max_watches,
+            ]
+            written = int(self._add(keys=keys, args=args))
+            if written != 1:
                 self._redis.client.srem(index, member)
-                raise AccountErased(watch.user)
+        if written == -1:
+            raise QuotaExceeded("watches", self.max_watches, "cancel one first")
+        if written == 0:
+            raise AccountErased(watch.user)
         return watch
 
     @staticmethod
