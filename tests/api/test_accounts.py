@@ -223,6 +223,30 @@ def test_deletion_password_checks_are_throttled_like_sign_in(stores: AgentDeps) 
         assert client.get("/api/me", headers=headers).status_code == 200
 
 
+def test_password_change_checks_are_throttled_like_sign_in(stores: AgentDeps) -> None:
+    """A stolen token cannot guess the current password through a password change either."""
+    strict = stores.settings.model_copy(update={"auth_failures_per_user_address": "2/minute"})
+    with TestClient(create_app(strict, stores, runner=ScriptedAgent())) as client:
+        headers = signup(client, "ines")
+        new_password = "harbour-violet-kettle"
+        answers = [
+            client.post(
+                "/api/auth/password",
+                json={"current_password": f"guess-{n}-x", "new_password": new_password},
+                headers=headers,
+            ).status_code
+            for n in range(4)
+        ]
+        assert answers == [401, 401, 429, 429]
+        right = client.post(
+            "/api/auth/password",
+            json={"current_password": PASSWORD, "new_password": new_password},
+            headers=headers,
+        )
+        assert right.status_code == 429  # the guessing address waits, even when right
+        assert client.get("/api/me", headers=headers).status_code == 200  # nothing changed
+
+
 def test_a_password_change_revokes_every_earlier_token(client: TestClient) -> None:
     first = signup(client, "gina")
     second = signup(client, "gina-b")  # another account is unaffected
