@@ -12,17 +12,32 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cartwise.embedding.hashing import HashingEmbedder
+from cartwise.memory import create_preference_store
+from cartwise.settings import Settings
 from tests.api.conftest import PASSWORD, run_input
-from tests.replicas import LLM_DELAY_SECONDS, replica
+from tests.replicas import LLM_DELAY_SECONDS, SECRET, replica
 
 pytestmark = pytest.mark.slow
 
 
-def test_sigterm_during_a_turn_lets_it_finish_then_exits_0(tmp_path: Path, slow_llm: str) -> None:
+def _stores(backend: str, request: pytest.FixtureRequest) -> dict[str, str]:
+    """The server's store settings: SQLite under its home, or the test Redis."""
+    if backend != "redis":
+        return {}
+    url = request.getfixturevalue("clean_redis")
+    return {"STORE_BACKEND": "redis", "REDIS_URL": url, "AUTH_SECRET": SECRET}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def test_sigterm_during_a_turn_lets_it_finish_then_exits_0(
+    tmp_path: Path, slow_llm: str, backend: str, request: pytest.FixtureRequest
+) -> None:
     import os
 
     env = {
         **os.environ,
+        **_stores(backend, request),
         "CARTWISE_HOME": str(tmp_path / "home"),
         "EMBEDDER": "hashing:256",
         "ENGINE": "llm",
@@ -61,18 +76,33 @@ def test_sigterm_during_a_turn_lets_it_finish_then_exits_0(tmp_path: Path, slow_
         with pytest.raises(httpx.TransportError):
             client.get("/healthz")
 
-    with sqlite3.connect(tmp_path / "home" / "preferences.sqlite3") as db:
-        stored = [row[0] for row in db.execute("SELECT key FROM preferences WHERE user = 'alice'")]
+    if backend == "redis":
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            cartwise_home=tmp_path / "home",
+            store_backend="redis",
+            redis_url=env["REDIS_URL"],
+            embedder="hashing:256",
+        )
+        preferences = create_preference_store(settings, HashingEmbedder())
+        stored = [entry.dedup_key for entry in preferences.list("alice")]
+        preferences.close()
+    else:
+        with sqlite3.connect(tmp_path / "home" / "preferences.sqlite3") as db:
+            query = "SELECT key FROM preferences WHERE user = 'alice'"
+            stored = [row[0] for row in db.execute(query)]
     assert any(key.startswith("like:material:") and key.endswith(":wool") for key in stored), stored
 
 
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 def test_a_stream_cut_by_a_short_grace_still_ends_with_run_error(
-    tmp_path: Path, slow_llm: str
+    tmp_path: Path, slow_llm: str, backend: str, request: pytest.FixtureRequest
 ) -> None:
     import os
 
     env = {
         **os.environ,
+        **_stores(backend, request),
         "CARTWISE_HOME": str(tmp_path / "home"),
         "EMBEDDER": "hashing:256",
         "ENGINE": "llm",
