@@ -1,6 +1,7 @@
 """A turn hands the reader a bounded slice of memory, not every stored entry: what the
 message names, the slugs the turn states, the latest like. A shopper with many entries
-still has a stated fact superseded, and the snapshot carries the slice, not the memory."""
+still has a stated fact superseded, and the snapshot carries the slice, not the memory.
+On SQLite and Redis."""
 
 from __future__ import annotations
 
@@ -14,9 +15,20 @@ from cartwise.agent.run import run_agent
 from cartwise.agent.turn_memory import SLICE_PER_NAMESPACE
 from cartwise.memory.injector import NAMED_DISLIKES
 from cartwise.memory.store import PreferenceEntry
+from cartwise.settings import Settings
 from cartwise.understanding.reading import Conversation, Language
 from tests.agent.conftest import DepsFactory
 from tests.doubles import ScriptedEngine
+
+
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    """Every turn here runs on SQLite and on Redis: a read's bound is each backend's own."""
+    if request.param == "sqlite":
+        return settings
+    url = request.getfixturevalue("clean_redis")
+    return settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+
 
 LIKE_PLASTIC = {
     "language": "en",
