@@ -260,6 +260,25 @@ def test_words_that_are_not_the_shoppers_own_never_become_their_hard_dislike(
     assert [e.dedup_key for e in own if e.is_hard_dislike] == []
 
 
+@pytest.mark.parametrize(
+    ("message", "recipient", "slug"),
+    [
+        ("My brother says he can't stand wool. Find him a sweater", "brother", "wool"),
+        ("我妈妈说她从来不穿涤纶的。给她推荐外套", "mum", "polyester"),
+    ],
+)
+def test_a_named_persons_reported_refusal_is_stored_as_theirs_not_the_shoppers(
+    served: Served, message: str, recipient: str, slug: str
+) -> None:
+    shopper = new_user(served)
+    say(served, shopper, "t", message)
+
+    own = served.deps.preferences.list(shopper.name, recipient="self")
+    assert [e.dedup_key for e in own if e.is_hard_dislike] == []
+    theirs = served.deps.preferences.list(shopper.name, recipient=recipient)
+    assert [e.slug for e in theirs if e.is_hard_dislike] == [slug]
+
+
 def test_the_shoppers_own_refusal_is_still_stored_without_their_contact_details(
     served: Served,
 ) -> None:
