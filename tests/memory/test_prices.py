@@ -3,6 +3,7 @@ once, expired and cancelled ones that never fire, alerts per user."""
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 
@@ -177,11 +178,20 @@ def test_concurrent_new_watches_stop_at_the_cap(watches: WatchStore) -> None:
                               currency="CNY"))  # fmt: skip
 
 
-def test_a_price_watch_needs_a_positive_target() -> None:
+@pytest.mark.parametrize("target", [0, -5, 0.004, None, math.inf, math.nan, 1e9, 3e40])
+def test_a_price_watch_needs_a_target_some_price_can_be(target: float | None) -> None:
     with pytest.raises(InvalidInput):
-        new_watch("ann", model="m", title="x", kind="price", target=0, currency="CNY")
-    with pytest.raises(InvalidInput):
-        new_watch("ann", model="m", title="x", kind="price", target=None, currency="CNY")
+        new_watch("ann", model="m", title="x", kind="price", target=target, currency="CNY")
+
+
+def test_a_watch_cannot_be_moved_to_a_target_no_price_can_be(watches: WatchStore) -> None:
+    made = watches.add(new_watch("ann", model="m", title="x", kind="price", target=99.5,
+                                 currency="CNY"))  # fmt: skip
+    for target in (1e12, math.inf, -1.0):
+        with pytest.raises(InvalidInput):
+            watches.update("ann", made.id, target=target)
+    assert watches.get("ann", made.id).target == 99.5
+    assert watches.update("ann", made.id, target=999_999_999.0).target == 999_999_999.0
 
 
 def test_erase_leaves_nothing_of_the_user(watches: WatchStore) -> None:

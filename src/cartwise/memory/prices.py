@@ -10,6 +10,7 @@ one row. Each backend implements both seams with the same rules
 from __future__ import annotations
 
 import builtins
+import math
 import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -124,6 +125,18 @@ class Watch(BaseModel):
         return self.status == "active" and self.expires_at > now
 
 
+MAX_TARGET = 1e9
+"""A target price must be below this (the API's own bound): past it no price can be, and a
+watch would fire at once on a misread or probing figure (10^25, 1e999)."""
+
+
+def _check_target(target: float) -> float:
+    """The target rounded to cents; `InvalidInput` unless it is a price some offer can be."""
+    if not math.isfinite(target) or not 0 < round(target, 2) < MAX_TARGET:
+        raise InvalidInput("a target price must be above 0 and below 1,000,000,000")
+    return round(target, 2)
+
+
 def new_watch(
     user: str,
     *,
@@ -139,7 +152,7 @@ def new_watch(
     now: float | None = None,
 ) -> Watch:
     """A checked new watch; `InvalidInput` for a price watch without a positive target."""
-    if kind == "price" and (target is None or target <= 0):
+    if kind == "price" and target is None:
         raise InvalidInput("a price watch needs a target price above 0")
     if days <= 0:
         raise InvalidInput("a watch must last at least a moment: days must be above 0")
@@ -152,7 +165,7 @@ def new_watch(
         platform=platform,
         item_id=item_id,
         kind=kind,
-        target=round(target, 2) if target is not None else None,
+        target=_check_target(target) if target is not None else None,
         currency=currency.upper(),
         created_at=now,
         expires_at=now + days * DAY,
@@ -286,9 +299,7 @@ def changed_watch(
     if target is not None:
         if watch.kind != "price":
             raise InvalidInput("a back-in-stock watch has no target price")
-        if target <= 0:
-            raise InvalidInput("a target price must be above 0")
-        update["target"] = round(target, 2)
+        update["target"] = _check_target(target)
         rearm = True
     if days is not None:
         if days <= 0:
