@@ -34,6 +34,12 @@ def store_settings(request: pytest.FixtureRequest, settings: Settings) -> Settin
         ("耳机 预算" + "7" * 60 + "元以内", "zh"),
         ("headphones under 4" + "0" * 330 + " dollars", "en"),
         ("headphones, spend up to -$35", "en"),
+        # Written in exponent or power form: read whole, not as the digits before the "e".
+        ("headphones under 3e300 dollars", "en"),
+        ("headphones for at most $2.5E19", "en"),
+        ("耳机 预算10^40元以内", "zh"),
+        ("headphones, budget 10**25 usd", "en"),
+        ("耳机，最多7e400元", "zh"),
     ],
 )
 async def test_an_absurd_budget_is_refused_and_asked_about(
@@ -55,6 +61,19 @@ async def test_a_real_budget_after_an_absurd_one_filters_again(store_settings: S
         assert result.questions == []
         assert all(p.price_base <= 300 for p in result.products)
         assert deps.sessions.get("ann", "t").slots["budget_max"] == "300"
+
+
+@pytest.mark.parametrize(
+    ("message", "ceiling"),
+    [("headphones under 2.5e2 dollars", "250"), ("耳机 预算3e2元以内", "300")],
+)
+async def test_a_budget_in_exponent_form_that_is_a_price_filters(
+    store_settings: Settings, message: str, ceiling: str
+) -> None:
+    with rules_agent_over(store_settings, small_catalog(), max_picks=4) as deps:
+        result = await run_agent(deps, user="ann", thread="t", message=message)
+        assert result.questions == []
+        assert deps.sessions.get("ann", "t").slots["budget_max"] == ceiling
 
 
 @pytest.mark.parametrize(

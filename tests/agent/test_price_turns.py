@@ -336,6 +336,33 @@ class ErasingEngine(RulesEngine):
         return reading
 
 
+@pytest.mark.parametrize(
+    ("search", "ask"),
+    [
+        ("推荐一款头戴耳机", "第1个降到3e40元以下提醒我"),
+        ("推荐一款头戴耳机", "第1个降到10^25以下提醒我"),
+        ("推荐一款头戴耳机", "第1个降到8e999以下提醒我"),
+        ("over-ear headphones", "tell me when the 1st one drops below $" + "8" * 30),
+    ],
+)
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_a_watch_asked_with_a_target_no_price_can_be_is_not_made_and_is_asked_for(
+    backend: str, settings: Settings, request: pytest.FixtureRequest, search: str, ask: str
+) -> None:
+    if backend == "redis":
+        url = request.getfixturevalue("clean_redis")
+        settings = settings.model_copy(update={"store_backend": "redis", "redis_url": url})
+    deps = open_deps(settings)
+    try:
+        assert (await turn(deps, "t", search)).products
+        asked = await turn(deps, "t", ask)
+        assert asked.price_answer is not None and asked.price_answer.watch is None
+        assert "降到多少提醒你" in asked.reply or "what price" in asked.reply.lower()
+        assert deps.watches is not None and deps.watches.list("ann", include_closed=True) == []
+    finally:
+        deps.close()
+
+
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 async def test_a_turn_running_while_the_account_is_deleted_creates_no_watch(
     backend: str, settings: Settings, request: pytest.FixtureRequest

@@ -24,9 +24,15 @@ ZH_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 MULTIPLIERS = {"k": 1000.0, "千": 1000.0, "w": 10000.0, "万": 10000.0, "百": 100.0}
 
 ZH_NUMERAL_CHARS = "零〇一二两俩三四五六七八九十百千万"
-# An amount: arabic digits with an optional multiplier (1.5万, 2k, 3千) or a Chinese numeral.
-# The multiplier must not start a unit word ("1kg" is a weight, not 1000).
-NUMBER_PATTERN = rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?(?:\s?[kw万千百](?![a-z]))?|[{ZH_NUMERAL_CHARS}]+)"
+# An amount: arabic digits with an optional exponent (2.5e2, 1E308, 10^32, 10**32) or
+# multiplier (1.5万, 2k, 3千), or a Chinese numeral. The multiplier must not start a unit
+# word ("1kg" is a weight, not 1000). An exponent is read with its digits, so "1e308" is
+# that amount (which no budget can be), never the 1 before it or the 308 after it.
+_EXPONENT = r"(?:[eE][+-]?\d+|\s?(?:\^|\*\*)\s?\d+)"
+NUMBER_PATTERN = (
+    rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?(?:{_EXPONENT}|\s?[kw万千百](?![a-z]))?"
+    rf"|[{ZH_NUMERAL_CHARS}]+)"
+)
 # "两三百" / "三四千": an approximate range written with two adjacent digits.
 ZH_APPROX_RANGE = re.compile(r"([一二两三四五六七八九])([二两三四五六七八九])([十百千万])")
 
@@ -72,6 +78,14 @@ def parse_amount(text: str) -> float | None:
     if not raw:
         return None
     if raw[0].isdigit():
+        power = re.fullmatch(r"([\d.]+)(?:\^|\*\*)(\d+)", raw)
+        if power is not None:
+            try:
+                return float(power.group(1)) ** int(power.group(2))
+            except OverflowError:
+                return math.inf
+            except ValueError:
+                return None
         multiplier = 1.0
         if raw[-1] in MULTIPLIERS:
             multiplier = MULTIPLIERS[raw[-1]]
