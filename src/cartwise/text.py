@@ -27,6 +27,8 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK = "\u3040-\u30ff\uac00-\ud7af" + HAN
 """Han plus Japanese kana and Korean hangul: the scripts written without word spaces."""
 
+SENTENCE_FINAL_PARTICLES = frozenset("吧呢啊呀嘛啦哦呗咯")
+"""Chinese particles that close a clause's tone ("要这个吧", "有吗呀"); part of no name."""
 HAN_CHAR = re.compile(f"[{HAN}]")
 HAN_RUN = re.compile(f"[{HAN}]+")
 CJK_CHAR = re.compile(f"[{CJK}]")

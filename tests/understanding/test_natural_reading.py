@@ -360,3 +360,53 @@ def test_a_past_refusal_taken_back_in_the_same_message_states_no_dislike(
 ) -> None:
     reading = read(rules, message)
     assert [p.slug for p in reading.stated if p.polarity is Polarity.DISLIKE] == []
+
+
+def test_goods_the_shopper_has_and_still_uses_are_not_what_is_asked_for(
+    rules: RulesEngine,
+) -> None:
+    assert read(rules, "家里的吸尘器还能用，想先买个加湿器").types == ["humidifier"]
+    assert read(rules, "my coffee maker still works, need a blender").types == ["blender"]
+    # Named alone, the goods are still what the message is about.
+    assert read(rules, "吸尘器还能用吗").types == ["vacuum_cleaner"]
+
+
+def test_a_product_before_the_particle_that_ends_the_sentence_is_named(
+    rules: RulesEngine,
+) -> None:
+    """jieba reads 机吧 as one word; the particle closing the clause is no part of a name."""
+    reading = read(rules, "那就买个咖啡机吧")
+    assert reading.types == ["coffee_machine"]
+    assert "吧" not in reading.query
+
+
+def test_a_name_joined_with_a_hyphen_matches_however_it_is_joined(rules: RulesEngine) -> None:
+    assert read(rules, "need a usb c cable").types == ["usb_cable"]
+    assert read(rules, "a t shirt in navy").types == ["tshirt"]
+
+
+def test_a_pets_kind_of_goods_named_as_peoples_is_the_pets(rules: RulesEngine) -> None:
+    reading = read(rules, "a comfy bed for my old cat")
+    assert reading.types == ["pet_bed"] and reading.recipient == "cat"
+    assert read(rules, "想给狗狗买点玩具").types == ["pet_toy"]
+    # For a person the same words are people's goods.
+    assert read(rules, "a comfy bed for my son").types == ["bed_frame"]
+
+
+def test_a_person_a_clause_is_about_is_whom_the_goods_are_for(rules: RulesEngine) -> None:
+    assert read(rules, "女儿快三岁了，想买个儿童水杯").recipient == "daughter"
+    assert read(rules, "my son just turned ten. looking at bikes helmets").recipient == "son"
+
+
+def test_goods_said_to_be_disliked_with_nothing_asked_are_a_taste(rules: RulesEngine) -> None:
+    reading = read(rules, "我讨厌塑料做的玩具，一股味道")
+    assert reading.intent == "preference" and reading.query == ""
+    assert [(p.polarity, p.slug) for p in reading.stated] == [(Polarity.DISLIKE, "plastic")]
+    # Asked for beside the taste, they are searched.
+    assert read(rules, "推荐点玩具，我讨厌塑料做的").intent == "search"
+
+
+def test_plural_things_no_shop_carries_are_gaps() -> None:
+    assert names_gap("any studio condos near the beach?")
+    assert names_gap("looking to adopt two parakeets")
+    assert not names_gap("my gran lives alone and loves tea")

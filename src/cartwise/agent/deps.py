@@ -79,8 +79,9 @@ class AgentDeps:
 
 READINESS_PROBE_THREAD = "cartwise-readiness-probe"
 WARM_UP_USER = "cartwise:warm-up"
-WARM_UP_MESSAGES = ("推荐一款蓝牙耳机", "wireless earbuds under 300")
-"""A plain request in each language: every stage of a turn runs, nothing is remembered."""
+WARM_UP_MESSAGES = ("推荐一款空气进化器", "runnign shoes under 300")
+"""A plain request in each language: every stage of a turn runs, nothing is remembered. Each
+has a typo, so the reader's respelling tables load too."""
 READER_WORKER_START_S = 60.0
 """How long the warm-up waits for the reader's worker process (~1–3 s on the 2-core machine)."""
 

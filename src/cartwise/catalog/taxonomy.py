@@ -16,6 +16,7 @@ from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
 from cartwise.vocabulary import matcher
 from cartwise.vocabulary.matcher import Accept, fold_form
+from cartwise.vocabulary.nouns import plurals
 from cartwise.vocabulary.taxonomy import taxonomy
 
 
@@ -152,3 +153,25 @@ __all__ = [
     "product_types",
     "types_named_in",
 ]
+
+
+def pet_goods_named(text: str, *, accept: Accept | None = None) -> list[ProductType]:
+    """The pet goods a text about a pet names: a kind of goods named as people's ("a bed",
+    "toys", 玩具) stands for the pet goods whose name it ends ("cat bed", 狗玩具), as a pet
+    shop would read it. Empty when nothing named is the end of a pet product's name."""
+    pet_kinds = [t for t in product_types() if t.domain == "pets"]
+    found: list[ProductType] = []
+    for named in matcher("product_type", "type_group").find(text, accept=accept):
+        surface = fold_form(named.surface)
+        for kind in pet_kinds:
+            if kind not in found and any(_ends_name(fold_form(n), surface) for n in kind.names):
+                found.append(kind)
+    return found
+
+
+def _ends_name(name: str, noun: str) -> bool:
+    """Whether `noun` (as typed, maybe plural) is the head that ends a longer `name`."""
+    if noun.isascii():
+        head, _, rest = name.rpartition(" ")
+        return bool(head) and noun in (rest, *plurals(rest))
+    return len(name) > len(noun) and name.endswith(noun)

@@ -27,6 +27,7 @@ PhraseGroup = Literal[
     "session",
     "standing",
     "reference",
+    "owned",
 ]
 PHRASE_GROUPS: tuple[PhraseGroup, ...] = get_args(PhraseGroup)
 

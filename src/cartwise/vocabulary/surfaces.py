@@ -24,8 +24,10 @@ from cartwise.vocabulary.sizes import size_words
 from cartwise.vocabulary.taxonomy import taxonomy
 
 KINDS: tuple[Kind, ...] = get_args(Kind)
-NOUN_KINDS: frozenset[Kind] = frozenset({"product_type", "type_group", "product_noun", "pet"})
-"""Kinds whose Latin forms also match in the plural."""
+NOUN_KINDS: frozenset[Kind] = frozenset(
+    {"product_type", "type_group", "product_noun", "pet", "gap"}
+)
+"""Kinds whose Latin forms also match in the plural ("condos", "budgies")."""
 
 
 def _pairs(kind: Kind, brands: Sequence[Brand]) -> Iterable[tuple[str, Entry]]:

@@ -14,6 +14,7 @@ from cartwise.understanding.rules import curator, reply
 from cartwise.understanding.rules.lexicon import Lexicon, lexicon_with_brands, load_lexicon
 from cartwise.understanding.rules.negation import scope_terms
 from cartwise.understanding.rules.reader import RulesReader
+from cartwise.understanding.rules.spelling import Respeller
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +44,7 @@ class RulesEngine:
         # Without the turn's embedder the classifier reads character n-grams alone.
         self._acts = acts or ActClassifier(None)
         self._reader = RulesReader(self._lexicon, self._acts)
+        self._respeller = Respeller(self._lexicon.surfaces())
 
     @property
     def name(self) -> str:
@@ -55,7 +57,16 @@ class RulesEngine:
     def read(self, message: str, conversation: Conversation) -> Reading:
         # The message's sentence vector is embedded on the other core while the rules scan.
         self._acts.read_ahead(message.strip())
-        return self._reader.read(message, conversation)
+        # The act classifier reads what was typed; the rules read it respelled.
+        respelled = self._respeller.respell_latin(message)
+        reading = self._reader.read(respelled, conversation, acts_of=message)
+        if reading.types or reading.intent != "search":
+            return reading
+        # No kind of goods named: perhaps a Chinese one typed by its sound (空气进化器).
+        by_sound = self._respeller.respell_han(respelled)
+        if by_sound == respelled:
+            return reading
+        return self._reader.read(by_sound, conversation, acts_of=message)
 
     def curate(self, turn: CuratorTurn) -> CuratorOutput:
         return curator.curate(turn)

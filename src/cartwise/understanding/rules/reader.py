@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cartwise.catalog.taxonomy import types_named_in
+from cartwise.catalog.taxonomy import pet_goods_named, product_type, types_named_in
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.spec_request import asked_kind
@@ -141,11 +141,16 @@ class RulesReader:
         self._lexicon = lexicon
         self._acts = acts
 
-    def read(self, message: str, conversation: Conversation) -> Reading:
-        reading = self._read(message.strip(), conversation)
-        return _with_request_facts(reading, message.strip(), conversation.session)
+    def read(
+        self, message: str, conversation: Conversation, *, acts_of: str | None = None
+    ) -> Reading:
+        """`acts_of`: the text whose dialogue acts the message performs, when `message` is
+        another spelling of it (the act classifier reads what the shopper typed)."""
+        text = message.strip()
+        reading = self._read(text, conversation, (acts_of or text).strip())
+        return _with_request_facts(reading, text, conversation.session)
 
-    def _read(self, text: str, conversation: Conversation) -> Reading:
+    def _read(self, text: str, conversation: Conversation, acts_of: str) -> Reading:
         session, memory = conversation.session, conversation.memory
         language = detect_language(text)
         triggers = trigger_spans(text)
@@ -163,14 +168,21 @@ class RulesReader:
         )
         # Named in this message, else the one the session is buying for ("给我妈买条围巾" →
         # "要羊毛的，别太贵" / "她不喜欢紫色" are still for mum).
-        acts = self._acts.acts(text)
+        acts = self._acts.acts(acts_of)
         if acts <= {Act.SMALL_TALK} and says(text, "ask"):
             # "我想买东西" asks for something, however chatty it sounds.
             acts = acts | {Act.REQUEST}
         about_gift = Act.GIFT_CONTEXT in acts
+        # "宝宝快一岁了，…想换个牌子的纸尿裤": a person who is a clause's subject is whom the
+        # message is about, as a gift's recipient is.
+        about_someone = any(
+            start <= m.start < end and _opens_clause(text[start : m.start])
+            for m in mentions
+            for start, end in scoping.clauses
+        )
         recipient = (
             purchase_recipient(text, mentions)
-            or topic_recipient(mentions, about_gift=about_gift)
+            or topic_recipient(mentions, about_gift=about_gift or about_someone)
             or session.recipient
         )
         holders = clause_holders(text, scoping.clauses, mentions, recipient)
@@ -179,9 +191,12 @@ class RulesReader:
         # "要能装15寸电脑的": the laptop is what the backpack must hold, not what is asked for.
         contained = requests.contained_nouns(text, matches)
         nouns = [m for m in matches if m not in contained]
+        owned = _owned_clauses(text, scoping, nouns)
+        nouns = [m for m in nouns if not any(s <= m.start < e for s, e in owned)]
         noun_domain = _noun_domain(nouns, text) or _type_domain(text, contained, triggers)
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
+        removed.extend(owned)
         removed.extend(requests.url_spans(text))
         # A person the purchase is for is no word of a listing; a pet may be ("dog food").
         removed.extend(
@@ -221,7 +236,7 @@ class RulesReader:
             index
             for index, (start, end) in enumerate(scoping.clauses)
             for m in matches
-            if start <= m.start < end and m.first("domain") and m not in contained
+            if start <= m.start < end and m.first("domain") and m in nouns
         }
         removed.extend(_context_clauses(text, scoping, noun_clauses, matches))
         stated, brands, retracted = self._preferences(
@@ -305,6 +320,7 @@ class RulesReader:
                 brands,
                 asks_apart=_asks_apart(text, scoping, free),
                 says_only=bool(scoping.statement_clauses) and not evidence,
+                states_taste=_states_taste(text, scoping, noun_clauses),
             )
         query = (
             "" if intent in ("preference", "chitchat") else search_phrase(text, removed, matches)
@@ -324,6 +340,16 @@ class RulesReader:
             for k in types_named_in(type_text, accept=within_words)
             or types_named_in(_product_type(nouns), accept=within_words)
         ]
+        if recipient in pet_slugs() and types:
+            # "a bed for my cat", "toys for the dog": the pet's goods of that kind.
+            for_pet = pet_goods_named(type_text, accept=within_words)
+            if for_pet and any(product_type(t) not in for_pet for t in types):
+                types = [k.slug for k in for_pet]
+        # A type's name is more precise than a generic noun beside it ("chew toy": pet goods,
+        # though "toy" alone is a toy).
+        type_domains = {kind.domain for kind in map(product_type, types) if kind is not None}
+        if len(type_domains) == 1:
+            domain = type_domains.pop()
         if (
             plan_followup is None
             and not noun_domain
@@ -669,11 +695,13 @@ def _intent(
     *,
     asks_apart: bool,
     says_only: bool,
+    states_taste: bool,
 ) -> Intent:
     """`asks_apart`: a clause stating no preference asks for something ("我不吃茴香，推荐点
     饺子": the taste is said and dumplings asked for). `says_only`: the message only says
     something about the shopper that cancels itself ("我对芝麻不过敏", "I don't hate nylon")
-    and holds nothing to search with."""
+    and holds nothing to search with. `states_taste`: the goods it names are what the shopper
+    dislikes ("我不喜欢木头做的家具"), not what they ask for."""
     lowered = text.lower()
     if answered and not noun_domain:
         return "answer"
@@ -682,10 +710,18 @@ def _intent(
     if cues.CHITCHAT.match(lowered) or small_talk_kind(text):
         return "chitchat"
     # "我一般不穿羊毛的衣服" names a noun but states a standing rule, not a search.
-    standing_rule = not noun_domain or says(lowered, "standing")
+    standing_rule = not noun_domain or says(lowered, "standing") or states_taste
     if (stated or retracted) and not slots and not brands and standing_rule and not asks_apart:
         return "preference"
     return "preference" if says_only else "search"
+
+
+def _states_taste(text: str, scoping: Scoping, noun_clauses: set[int]) -> bool:
+    """Whether every clause naming goods says the shopper dislikes something in them ("我不
+    喜欢木头做的家具", "I can't stand leather sofas") and nothing asks for anything: a taste
+    told, not a request ("不要塑料的奶瓶" refuses within a request)."""
+    averse = {t.clause for t in scoping.terms if t.stance == "dislike" and t.trigger == "aversion"}
+    return bool(noun_clauses) and noun_clauses <= averse and not says(text, "ask")
 
 
 def _asks_apart(text: str, scoping: Scoping, free: Sequence[FreeObject]) -> bool:
@@ -721,6 +757,27 @@ def _opens_clause(before: str) -> bool:
     """Whether a noun preceded by `before` in its clause is the clause's subject ("宝宝快一岁
     了", "my baby is 8 months"), not a modifier ("like a baby carrier")."""
     return before.strip().lower() in _CLAUSE_SUBJECT_LEAD
+
+
+def _owned_clauses(text: str, scoping: Scoping, nouns: list[Match]) -> list[tuple[int, int]]:
+    """Clauses saying the shopper has the goods they name and these still serve ("电饭煲家里
+    那个还能凑合，先买个破壁机", "the kettle still works, I need a toaster"): when another clause
+    names goods, what the first names is not asked for."""
+
+    def names_goods(start: int, end: int) -> bool:
+        return any(start <= m.start < end and m.first("domain") for m in nouns)
+
+    owned = [
+        (start, end)
+        for start, end in scoping.clauses
+        if says(text[start:end], "owned") and names_goods(start, end)
+    ]
+    asked = [
+        (start, end)
+        for start, end in scoping.clauses
+        if (start, end) not in owned and names_goods(start, end)
+    ]
+    return owned if asked else []
 
 
 def _context_clauses(
