@@ -49,6 +49,48 @@ def test_invalid_setting_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
         Settings(_env_file=None)  # type: ignore[call-arg]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://127.0.0.1:6379/0",
+        "rediss://user:pw@cache.internal:6380/2",
+        "redis+cluster://10.0.0.1:7000,10.0.0.2:7000",
+        "rediss+cluster://:pw@10.0.0.1:7000",
+    ],
+)
+def test_a_redis_url_in_a_notation_every_client_reads_is_accepted(url: str) -> None:
+    assert Settings(_env_file=None, redis_url=url).redis_url == url  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "127.0.0.1:6379",
+        "http://:s3cret-pw@10.0.0.1:6379/0",
+        "redis://:s3cret-pw@[::1",
+        "redis://",
+        "redis:///0",
+        "",
+    ],
+)
+def test_a_redis_url_no_client_can_use_is_one_line_without_its_password(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cartwise.errors import ConfigurationError
+    from cartwise.settings import get_settings
+
+    monkeypatch.setenv("REDIS_URL", url)
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(ConfigurationError) as refused:
+            get_settings()
+    finally:
+        get_settings.cache_clear()
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("invalid setting REDIS_URL")
+    assert "s3cret-pw" not in message
+
+
 def test_the_default_sign_in_limit_is_valid_limits_notation() -> None:
     """The validator skips `limits` for the default (a command that never serves need not
     import it), so the default itself is checked here; any other value is parsed."""

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,6 +28,9 @@ def dated_rates(overrides: Mapping[str, float] | None = None) -> dict[str, float
     return fx_to_base(overrides)
 
 
+REDIS_SCHEMES = frozenset({"redis", "rediss", "redis+cluster", "rediss+cluster"})
+"""The REDIS_URL schemes both redis-py (through `cartwise.redis_connection`) and the `limits`
+library read the same way."""
 DEFAULT_AUTH_FAILURES = "5/minute;20/hour"
 """`Settings.auth_failures_per_user_address` unless set (`limits` notation)."""
 
@@ -316,6 +320,17 @@ class Settings(BaseSettings):
     def _over_the_dated_rates(cls, value: dict[str, float]) -> dict[str, float]:
         return dated_rates(value)
 
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in REDIS_SCHEMES or not parts.hostname:
+            raise ValueError(
+                "not a Redis URL such as redis://host:6379/0 (rediss:// for TLS, "
+                "redis+cluster://host:port[,host:port] for a cluster)"
+            )
+        return value
+
     @field_validator("auth_failures_per_user_address")
     @classmethod
     def _check_rate_limit_notation(cls, value: str) -> str:
@@ -341,12 +356,26 @@ class Settings(BaseSettings):
         return self.session_ttl_hours * 3600.0
 
 
+def _without_password(value: str) -> str:
+    """`value` with the password of a URL in it masked (a bad URL is shown in the message)."""
+    try:
+        parts = urlsplit(value)
+        password = parts.password
+    except ValueError:  # not even a URL ("redis://[::1"): show none of what precedes the @
+        return "***@" + value.rpartition("@")[2]
+    if not password:
+        return value
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{password}@", ":***@")))
+
+
 def describe_invalid_settings(error: ValidationError) -> str:
     """Every bad setting on one line, named as it is set (`MAX_REQUEST_BYTES='1000': ...`)."""
     parts = []
     for issue in error.errors():
         name = ".".join(str(part) for part in issue.get("loc", ())).upper() or "settings"
         value = issue.get("input")
+        if isinstance(value, str) and "@" in value:
+            value = _without_password(value)
         shown = f"={value!r}" if isinstance(value, str | int | float) else ""
         parts.append(f"{name}{shown}: {issue.get('msg', 'invalid value')}")
     return "invalid setting " + "; ".join(parts) + " (every setting: .env.example)"

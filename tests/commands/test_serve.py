@@ -114,12 +114,15 @@ def test_no_generated_secret_beyond_loopback_or_for_replicas(
         (["serve", "--port", "0"], "MAX_MESSAGE_CHARS", "0"),
         (["serve", "--port", "0"], "RATE_LIMIT_PER_MINUTE", "lots"),
         (["memory", "list", "--user", "ann"], "SESSION_TTL_HOURS", "-3"),
+        (["serve", "--port", "0"], "REDIS_URL", "localhost:6379"),
+        (["memory", "list", "--user", "ann"], "REDIS_URL", "http://127.0.0.1:6379/0"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it(
     tmp_path: Path, command: list[str], setting: str, value: str
 ) -> None:
-    env = env_for(tmp_path / "home", **{setting: value})
+    extra = {"STORE_BACKEND": "redis", "AUTH_SECRET": "s" * 48} if setting == "REDIS_URL" else {}
+    env = env_for(tmp_path / "home", **extra, **{setting: value})
     result = subprocess.run([CARTWISE, *command], env=env, capture_output=True, text=True)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
