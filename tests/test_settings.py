@@ -91,6 +91,20 @@ def test_a_redis_url_no_client_can_use_is_one_line_without_its_password(
     assert "s3cret-pw" not in message
 
 
+@pytest.mark.parametrize(
+    "spec",
+    ["e5:small", "use:multilingual", "openai:text-embedding-3-small", "hashing:64", "hashing"],
+)
+def test_an_embedder_create_embedder_knows_is_accepted(spec: str) -> None:
+    assert Settings(_env_file=None, embedder=spec).embedder == spec  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("spec", ["hashing:abc", "hashing:0", "openai", "openai:", "bert:base", ""])
+def test_an_embedder_nothing_can_build_is_an_invalid_setting(spec: str) -> None:
+    with pytest.raises(ValidationError, match="embedder"):
+        Settings(_env_file=None, embedder=spec)  # type: ignore[call-arg]
+
+
 def test_the_default_sign_in_limit_is_valid_limits_notation() -> None:
     """The validator skips `limits` for the default (a command that never serves need not
     import it), so the default itself is checked here; any other value is parsed."""

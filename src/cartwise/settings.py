@@ -320,6 +320,20 @@ class Settings(BaseSettings):
     def _over_the_dated_rates(cls, value: dict[str, float]) -> dict[str, float]:
         return dated_rates(value)
 
+    @field_validator("embedder")
+    @classmethod
+    def _check_embedder(cls, value: str) -> str:
+        kind, colon, name = value.partition(":")
+        if kind in ("e5", "use"):
+            return value
+        if kind == "hashing" and (not colon or (name.isdigit() and int(name) > 0)):
+            return value
+        if kind == "openai" and name:
+            return value
+        raise ValueError(
+            "not an embedder: use e5:small, use:multilingual, openai:<model> or hashing:<dim>"
+        )
+
     @field_validator("redis_url")
     @classmethod
     def _check_redis_url(cls, value: str) -> str:

@@ -116,6 +116,8 @@ def test_no_generated_secret_beyond_loopback_or_for_replicas(
         (["memory", "list", "--user", "ann"], "SESSION_TTL_HOURS", "-3"),
         (["serve", "--port", "0"], "REDIS_URL", "localhost:6379"),
         (["memory", "list", "--user", "ann"], "REDIS_URL", "http://127.0.0.1:6379/0"),
+        (["memory", "list", "--user", "ann"], "EMBEDDER", "hashing:wide"),
+        (["serve", "--port", "0"], "EMBEDDER", "word2vec:en"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it(

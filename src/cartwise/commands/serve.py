@@ -47,13 +47,15 @@ def serve(
         # Bind first: a port in use fails at once, not after indexing the catalog.
         sock = bind(*address)
     except OSError as exc:
-        console.print(f"[red]error:[/red] cannot listen on {address[0]}:{address[1]}: {exc}")
+        console.print(
+            f"[red]error:[/red] cannot listen on {address[0]}:{address[1]}: {exc}", soft_wrap=True
+        )
         raise typer.Exit(1) from None
     try:
         app = _prepare(settings, console)
     except CartwiseError as exc:
         sock.close()
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
         raise typer.Exit(1) from None
     configure_logging()
     console.print(f"Cartwise is running at [bold]{url_of(sock)}[/bold]  (Ctrl+C to stop)")
