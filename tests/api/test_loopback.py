@@ -99,3 +99,28 @@ def test_the_trusted_proxy_names_the_client(stores: AgentDeps) -> None:
     ):
         # Each request comes through the proxy (this loopback peer) for another client.
         assert _register_from(client, 4, spoofed=True) == [201, 201, 201, 201]
+
+
+def test_behind_the_proxy_a_client_naming_itself_is_still_seen_as_itself(
+    stores: AgentDeps,
+) -> None:
+    """nginx appends the client's address to whatever X-Forwarded-For the client sent
+    (`$proxy_add_x_forwarded_for`): the address the proxy saw counts, not the ones before it —
+    for the per-address limits and for /metrics' loopback rule alike."""
+    strict = stores.settings.model_copy(update={"register_per_hour": 2})
+    app = create_app(strict, stores, runner=ScriptedAgent())
+    with (
+        serving_in_thread(app, forwarded_allow_ips="127.0.0.1") as base_url,
+        httpx.Client(base_url=base_url, timeout=30) as client,
+    ):
+        statuses = []
+        for n in range(4):
+            body = {"username": f"chain{n}", "password": "orchid-ladder-copper"}
+            # The client wrote the first address; the proxy (this loopback peer) added its own.
+            forwarded = {"X-Forwarded-For": f"198.51.100.{n + 1}, 203.0.113.7"}
+            response = client.post("/api/auth/register", json=body, headers=forwarded)
+            statuses.append(response.status_code)
+        assert statuses == [201, 201, 429, 429]
+        named_loopback = {"X-Forwarded-For": "127.0.0.1, 203.0.113.7"}
+        assert client.get("/metrics", headers=named_loopback).status_code == 404
+        assert client.get("/metrics").status_code == 200  # the loopback peer itself
