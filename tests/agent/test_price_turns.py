@@ -292,6 +292,30 @@ async def test_a_watch_asked_while_shopping_for_someone_is_theirs(
     assert [a.recipient for a in deps.watches.alerts("ann")] == [recipient]
 
 
+@pytest.mark.parametrize(
+    ("search", "ask", "currency", "said"),
+    [
+        ("over-ear headphones under £400", "tell me when the 1st one drops below 240", "GBP",
+         "£240"),
+        ("头戴耳机 预算400美元以内", "第1个降到300以下提醒我", "USD", "$300"),
+    ],
+)  # fmt: skip
+async def test_a_target_said_without_a_currency_is_in_the_shoppers_currency(
+    deps: AgentDeps, search: str, ask: str, currency: str, said: str
+) -> None:
+    """A budget in pounds (or dollars, in Chinese) makes them the shopper's currency: "below
+    240" is £240, not the language's usual $240 or ¥240 — and the watch fires as such."""
+    assert (await turn(deps, "fx", search)).shopper_currency.code == currency
+    asked = await turn(deps, "fx", ask)
+    made = asked.price_answer.watch if asked.price_answer else None
+    assert made is not None and (made.target, made.currency) == (float(said[1:]), currency)
+    assert said in asked.reply
+    # amazon's $279 (¥1,986, £219.50) meets both; the old prices (≥ £254, ≥ $322.89) did not.
+    cheaper = [p.model_copy(update={"price": 279.0, "price_base": 1986.48})
+               for p in catalog() if p.platform == "amazon"]  # fmt: skip
+    assert reingest(deps, cheaper)[1] == 1
+
+
 class CountingHistory:
     """A history that counts its batched reads of points and of summaries."""
 

@@ -339,8 +339,10 @@ def test_a_compound_chinese_colour_is_read_whole(rules: RulesEngine) -> None:
     ("message", "target", "currency"),
     [
         ("跌到两百块就告诉我", 200.0, "CNY"),
-        ("第一个降到899提醒我一下", 899.0, "CNY"),
-        ("if it drops to 45 let me know", 45.0, "USD"),
+        ("第一个降到899提醒我一下", 899.0, ""),  # no currency said: the shopper's
+        ("if it drops to 45 let me know", 45.0, ""),
+        ("降到$50提醒我", 50.0, "USD"),
+        ("tell me when it drops below £300", 300.0, "GBP"),
     ],
 )
 def test_a_watch_takes_the_amount_the_price_should_drop_to_without_budget_words(

@@ -86,7 +86,8 @@ class PriceAsk(BaseModel):
     target: float | None = None
     """For watch_price: the price to be told about, in `currency` (None: not said)."""
     currency: str = ""
-    """The target's currency code (CNY, USD ...)."""
+    """The target's currency code (CNY, USD ...) when the message says one; "" when it says
+    none (the shopper's currency is meant)."""
 
 
 SizeStep = Literal["", "up", "down"]

@@ -21,7 +21,7 @@ from cartwise.memory.session_state import SortOrder
 from cartwise.text import has_han
 from cartwise.understanding.reading import Followup, FollowupKind, PriceAsk, SizeStep
 from cartwise.understanding.rules.numbers import NUMBER_PATTERN, parse_amount
-from cartwise.vocabulary.currencies import currency_alternation
+from cartwise.vocabulary.currencies import currency_alternation, currency_of
 from cartwise.vocabulary.price_cues import price_cues
 
 Span = tuple[int, int]
@@ -345,6 +345,7 @@ def _price_ask(text: str, spans: list[Span]) -> PriceAsk | None:
             amount = _AMOUNT_AFTER.match(text, hit.end())
             if amount is not None:
                 ask.target = parse_amount(amount.group("amount"))
+                ask.currency = currency_of(amount.group("currency") or "") or ""
                 spans.append(amount.span())
                 break
     elif found["lowest"]:
@@ -358,7 +359,8 @@ def _price_ask(text: str, spans: list[Span]) -> PriceAsk | None:
 
 
 _AMOUNT_AFTER = re.compile(
-    rf"\s*(?:{currency_alternation('before')})?\s*(?P<amount>{NUMBER_PATTERN})", re.IGNORECASE
+    rf"\s*(?P<currency>{currency_alternation('before')})?\s*(?P<amount>{NUMBER_PATTERN})",
+    re.IGNORECASE,
 )
 
 # "降到300就买" is a watch said without "remind me"; "under 300" alone is a budget.

@@ -220,10 +220,11 @@ class RulesReader:
         ask = followup.followup.price_ask if followup.followup else None
         if ask is not None and ask.kind == "watch_price" and "budget_max" in slots:
             # "降到300以下提醒我": the amount is the watch's target, not a budget to search with.
+            # In the currency said with it; none said, the shopper's (the answer knows it:
+            # a budget in £ earlier makes "below 300" £300, not the language's dollars).
             ask.target = float(slots.pop("budget_max"))
-            ask.currency = slots.pop("budget_currency", DEFAULT_CURRENCY[language])
-        elif ask is not None and ask.target is not None and not ask.currency:
-            ask.currency = DEFAULT_CURRENCY[language]
+            slots.pop("budget_currency", None)
+            ask.currency = ask.currency or budget.currency or ""
         # "别太贵 / not too expensive" is a price wish without a number, not product words.
         removed.extend(m.span() for m in cues.VAGUE_BUDGET.finditer(text))
         size, size_spans = parse_size(without_specs, matches, domain=domain)
