@@ -44,6 +44,23 @@ def test_a_mined_brand_that_is_an_everyday_word_matches_only_as_written() -> Non
     ]
 
 
+def test_a_mined_brand_that_is_no_everyday_word_matches_as_shoppers_type_it() -> None:
+    rows = [
+        *ROWS,
+        ("Nalgene", "Nalgene wide mouth bottle", "kitchen"),
+        ("Herman Miller", "Herman Miller Aeron chair", "furniture"),
+    ]
+    assert {b.slug: b.loose for b in mine_brands(rows)}["zojirushi"] == {"Zojirushi"}
+    engine = RulesEngine(load_lexicon(), catalog=mine_brands(rows))
+    session = SessionPrefState(thread="t")
+    for message, slug in (
+        ("any nalgene bottles?", "nalgene"),
+        ("show me herman miller chairs", "herman-miller"),
+        ("zojirushi的保温杯", "zojirushi"),
+    ):
+        assert engine.read(message, Conversation(session=session)).brands == [slug]
+
+
 def test_the_default_engine_knows_the_demo_catalogs_brands() -> None:
     slugs = {b.slug for b in demo_catalog_brands()}
     assert {"lavazza", "fotile", "keep", "feihe"} <= slugs

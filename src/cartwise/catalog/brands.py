@@ -10,9 +10,10 @@ file: ingest writes it beside the index (`RecallService.catalog_brands`), and th
 demo catalog ships its own (`demo/demo_brands.json`, written by
 `scripts/generate_demo_catalog.py`); reading either takes milliseconds.
 
-A mined English form matches only as the catalog writes it ("Keep", not "keep"): a brand
-that is also an everyday word must not turn "I want to keep it simple" into a brand
-request, and a catalog-only brand is a proper noun. Curated brands keep their
+A mined English form that is also an English word matches only as the catalog writes it
+("Keep", not "keep"): a brand that is an everyday word must not turn "I want to keep it
+simple" into a brand request. Any other ("Tumi", "LEGO", "Herman Miller") matches in any case,
+as shoppers type it ("tumi wallets"); `loose` holds them. Curated brands keep their
 case-insensitive forms.
 """
 
@@ -33,12 +34,13 @@ from cartwise.catalog.product import Product
 from cartwise.errors import ConfigurationError
 from cartwise.log import logger
 from cartwise.text import HAN
+from cartwise.vocabulary.english import is_english_word
 from cartwise.vocabulary.slugs import slugify
 
 DEMO_BRANDS = "demo/demo_brands.json"
 MIN_ALIAS_COUNT = 2
 """A Chinese alias must be seen next to the brand in at least this many titles."""
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped when the mining rules change: a file of another version is mined again."""
 
 
@@ -50,6 +52,8 @@ class CatalogBrand:
     domain: str
     forms: set[str] = field(default_factory=set)
     """Case-sensitive ASCII forms as listed and Chinese aliases."""
+    loose: set[str] = field(default_factory=set)
+    """The ASCII forms that are no English word, so match in any case."""
 
 
 @lru_cache(maxsize=4096)
@@ -94,14 +98,25 @@ def mine_brands(rows: Iterable[tuple[str, str, str]]) -> list[CatalogBrand]:
         domain = domains[slug].most_common(1)[0][0]
         forms = set(brand_names)
         forms |= {a for a, n in aliases[slug].items() if n >= MIN_ALIAS_COUNT}
-        mined.append(CatalogBrand(slug, "" if domain == "other" else domain, forms))
+        loose = {f for f in brand_names if f.isascii() and not _everyday_word(f)}
+        mined.append(CatalogBrand(slug, "" if domain == "other" else domain, forms, loose))
     return mined
+
+
+def _everyday_word(name: str) -> bool:
+    """Whether a brand's name is one everyday English word a message may use for itself
+    ("Keep", "Glass"); a name of several words or with digits is none ("Herman Miller",
+    "3M"), nor a rare word ("Kindle", "LEGO")."""
+    return name.isalpha() and is_english_word(name, everyday=True)
 
 
 def brands_json(brands: Iterable[CatalogBrand], *, products: int) -> str:
     """The file form of mined brands; `products` is how many listings they were mined from
     (a reader compares it with the catalog it has)."""
-    rows = [{"slug": b.slug, "domain": b.domain, "forms": sorted(b.forms)} for b in brands]
+    rows = [
+        {"slug": b.slug, "domain": b.domain, "forms": sorted(b.forms), "loose": sorted(b.loose)}
+        for b in brands
+    ]
     document = {"version": FORMAT_VERSION, "products": products, "brands": rows}
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
 
@@ -125,7 +140,8 @@ def parse_brands(text: str, *, products: int | None = None) -> tuple[CatalogBran
     if products is not None and document.get("products") != products:
         return None
     return tuple(
-        CatalogBrand(row["slug"], row["domain"], set(row["forms"])) for row in document["brands"]
+        CatalogBrand(row["slug"], row["domain"], set(row["forms"]), set(row["loose"]))
+        for row in document["brands"]
     )
 
 

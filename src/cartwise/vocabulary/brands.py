@@ -2,9 +2,10 @@
 merged through one call (`merge_brands`).
 
 A curated brand has case-insensitive forms and a domain hint (the domain a bare "我不喜欢耐克"
-is about). A brand mined from a catalog is a proper noun: its Latin forms match only as the
-catalog writes them ("Keep", not "keep": a brand that is also an everyday word must not turn
-"I want to keep it simple" into a brand request); its Chinese aliases match as substrings.
+is about). A brand mined from a catalog is a proper noun: its Latin forms that are English
+words match only as the catalog writes them ("Keep", not "keep": a brand that is also an
+everyday word must not turn "I want to keep it simple" into a brand request), the others in
+any case ("tumi"); its Chinese aliases match as substrings.
 A mined brand that shares a form with a curated one is that brand: it keeps the curated slug
 and domain and adds its other forms.
 """
@@ -31,14 +32,18 @@ class Brand:
     exact: tuple[str, ...] = ()
 
     @classmethod
-    def mined(cls, slug: str, domain: str, forms: Iterable[str]) -> Brand:
-        """A brand as a catalog lists it: Latin forms exact, Chinese aliases as forms."""
+    def mined(
+        cls, slug: str, domain: str, forms: Iterable[str], loose: Iterable[str] = ()
+    ) -> Brand:
+        """A brand as a catalog lists it: Latin forms exact unless `loose` (no English word:
+        any case), Chinese aliases as forms."""
         spelled = sorted({f.strip() for f in forms if f.strip()})
+        anycase = {f.strip() for f in loose}
         return cls(
             slug,
             domain,
-            tuple(f for f in spelled if not f.isascii()),
-            tuple(f for f in spelled if f.isascii()),
+            tuple(f for f in spelled if not f.isascii() or f in anycase),
+            tuple(f for f in spelled if f.isascii() and f not in anycase),
         )
 
     def all_forms(self) -> tuple[str, ...]:

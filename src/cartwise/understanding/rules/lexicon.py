@@ -142,7 +142,7 @@ def lexicon_with_brands(brands: Iterable[CatalogBrand]) -> Lexicon:
     with the curated ones by the vocabulary (`merge_brands`): a brand the curated list
     knows keeps its slug and gains new aliases; an English form new to the lexicon
     matches only as the catalog spells it."""
-    mined = [Brand.mined(b.slug, b.domain, b.forms) for b in brands]
+    mined = [Brand.mined(b.slug, b.domain, b.forms, b.loose) for b in brands]
     return Lexicon(build_matcher(LEXICON_KINDS, merge_brands(mined)))
 
 

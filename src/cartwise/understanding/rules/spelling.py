@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import cache, cached_property
+from functools import cached_property
 
 from cartwise.text import HAN_RUN
+from cartwise.vocabulary.english import english_frequencies
 from cartwise.vocabulary.files import data_file, words
 from cartwise.vocabulary.phrase_words import phrase_word_forms
 
@@ -29,13 +30,6 @@ COMMONER = 100
 """A typed word one edit from an English word this many times commoner than the vocabulary's
 word it is near is a typo of that English word and stays as typed."""
 _SOUNDS = (("zh", "z"), ("ch", "c"), ("sh", "s"), ("ng", "n"))
-
-
-@cache
-def _english_frequency() -> dict[str, int]:
-    from spellchecker import SpellChecker  # 0.1-0.3 s: only when a word may be a typo
-
-    return dict(SpellChecker(language="en", distance=1).word_frequency.dictionary)
 
 
 def _deletes(word: str) -> set[str]:
@@ -139,7 +133,7 @@ class Respeller:
         }
         if not near:
             return typed
-        frequency = _english_frequency()
+        frequency = english_frequencies()
 
         # Two letters swapped first ("hoodei" is hoodie, not hooded), then one left out
         # ("cheapr" is cheaper before cheap: the word holds every letter typed), then one
