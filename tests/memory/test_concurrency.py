@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 
 import pytest
 
@@ -14,7 +15,9 @@ from tests.memory.workers import (
     BULK_ENTRIES,
     USER,
     StoreSpec,
+    add_under_cap,
     contended_entry,
+    open_capped,
     upsert_many,
     write_until_killed,
 )
@@ -81,3 +84,40 @@ def test_writer_killed_mid_write_leaves_only_whole_entries(
     assert {e.keywords[0] for e in bulk} == {"gen-1"}
     assert all(len(e.keywords[1]) == MAX_KEYWORD_CHARS for e in bulk)
     assert [e.slug for e in entries if not e.slug.startswith("material-")] == ["teal"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["threads", "entries", "watches"])
+def test_processes_racing_past_a_cap_keep_exactly_the_cap(
+    store: PreferenceStore, spec: StoreSpec, kind: str
+) -> None:
+    """Eight processes each add one thread, entry or watch of the same shopper at once, under
+    a cap of 3: the count and the write are one step in the store itself (a transaction or a
+    script), not in any one process."""
+    from cartwise.memory import create_session_store, create_watch_store
+
+    cap, racers = 3, 8
+    start = SPAWN.Event()
+    workers = [
+        SPAWN.Process(target=add_under_cap, args=(spec, kind, worker, cap, start))
+        for worker in range(racers)
+    ]
+    for process in workers:
+        process.start()
+    time.sleep(3)  # every worker opened its store and waits at the start line
+    start.set()
+    for process in workers:
+        process.join(timeout=120)
+    assert [p.exitcode for p in workers] == [0] * racers
+    settings = open_capped(spec, cap)
+    if kind == "threads":
+        sessions = create_session_store(settings)
+        kept = len(sessions.threads(USER))
+        sessions.close()
+    elif kind == "entries":
+        kept = len(store.list(USER))
+    else:
+        watches = create_watch_store(settings)
+        kept = len(watches.list(USER))
+        watches.close()
+    assert kept == cap

@@ -128,3 +128,51 @@ def fire_watches(spec: StoreSpec, platform: str, models: list[str], start: Barri
     alerts = [a for t in triggers for a in store.fire([t], settings.fx_to_base, now=time.time())]
     store.close()
     raised.put([a.watch_id for a in alerts])
+
+
+def open_capped(spec: StoreSpec, cap: int) -> Settings:
+    """The spec's settings with every per-user cap at `cap`."""
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        cartwise_home=Path(spec.home),
+        store_backend=spec.backend,
+        redis_url=spec.redis_url,
+        embedder="hashing:256",
+        max_threads_per_user=cap,
+        max_preferences_per_user=cap,
+        max_watches_per_user=cap,
+    )
+
+
+def add_under_cap(spec: StoreSpec, kind: str, worker: int, cap: int, start: Event) -> None:
+    """One new thread, entry or watch of USER, written the moment `start` is set; a refusal
+    at the cap is an outcome, not a failure (the test counts what was kept)."""
+    from cartwise.errors import QuotaExceeded
+    from cartwise.memory import create_session_store, create_watch_store
+    from cartwise.memory.prices import new_watch
+
+    settings = open_capped(spec, cap)
+    if kind == "threads":
+        sessions = create_session_store(settings)
+        write = lambda: sessions.start(USER, f"race-{worker}")  # noqa: E731
+        close = sessions.close
+    elif kind == "entries":
+        store = create_preference_store(settings, HashingEmbedder())
+        entry = PreferenceEntry.model_validate(
+            {"polarity": "like", "category": "style", "slug": f"race-{worker}"}
+        )
+        write = lambda: store.upsert(USER, entry)  # noqa: E731
+        close = store.close
+    else:
+        watches = create_watch_store(settings)
+        watch = new_watch(USER, model=f"m{worker}", title="x", kind="stock", target=None,
+                          currency="CNY")  # fmt: skip
+        write = lambda: watches.add(watch)  # noqa: E731
+        close = watches.close
+    start.wait()
+    try:
+        write()
+    except QuotaExceeded:
+        pass
+    finally:
+        close()
