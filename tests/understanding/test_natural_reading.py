@@ -412,3 +412,14 @@ def test_plural_things_no_shop_carries_are_gaps() -> None:
     assert names_gap("any studio condos near the beach?")
     assert names_gap("looking to adopt two parakeets")
     assert not names_gap("my gran lives alone and loves tea")
+
+
+def test_a_colour_in_a_pets_name_is_the_pets_and_food_for_a_pet_is_its_food(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "我家的 golden retriever 胃口不好，想换个狗粮")
+    assert reading.recipient == "dog" and reading.types == ["dog_food"]
+    assert "color" not in reading.slots and reading.stated == [] and reading.specs.labels == []
+    reading = read(rules, "my golden retriever could use some new food")
+    assert reading.types == ["dog_food"] and "color" not in reading.slots
+    assert read(rules, "some wet food for my cat please").types == ["cat_food"]

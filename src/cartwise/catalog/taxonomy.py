@@ -155,18 +155,21 @@ __all__ = [
 ]
 
 
-def pet_goods_named(text: str, *, accept: Accept | None = None) -> list[ProductType]:
+def pet_goods_named(text: str, pet: str = "", *, accept: Accept | None = None) -> list[ProductType]:
     """The pet goods a text about a pet names: a kind of goods named as people's ("a bed",
-    "toys", 玩具) stands for the pet goods whose name it ends ("cat bed", 狗玩具), as a pet
-    shop would read it. Empty when nothing named is the end of a pet product's name."""
+    "toys", 玩具, "dry food") stands for the pet goods whose name it ends ("cat bed", 狗玩具,
+    "dry dog food"), as a pet shop would read it; where several do, those naming the `pet`
+    ("dog": dog food, not cat food). Empty when nothing named ends a pet product's name."""
     pet_kinds = [t for t in product_types() if t.domain == "pets"]
     found: list[ProductType] = []
-    for named in matcher("product_type", "type_group").find(text, accept=accept):
+    kinds = matcher("product_type", "type_group", "product_noun", "domain_word")
+    for named in kinds.find(text, accept=accept):
         surface = fold_form(named.surface)
         for kind in pet_kinds:
             if kind not in found and any(_ends_name(fold_form(n), surface) for n in kind.names):
                 found.append(kind)
-    return found
+    own = [k for k in found if pet and any(pet in fold_form(n).split() for n in k.en_names)]
+    return own or found
 
 
 def _ends_name(name: str, noun: str) -> bool:

@@ -154,9 +154,17 @@ class RulesReader:
         session, memory = conversation.session, conversation.memory
         language = detect_language(text)
         triggers = trigger_spans(text)
-        matches = outside_triggers(self._lexicon.scan(text), triggers)
-        scoping = scope_terms(text, matches)
         mentions = find_recipients(text)
+        # "my golden retriever", "my black lab": the colour is the pet's, not the goods'.
+        matches = [
+            m
+            for m in outside_triggers(self._lexicon.scan(text), triggers)
+            if not (
+                m.first("preference")
+                and any(n.start <= m.start and m.end <= n.end for n in mentions)
+            )
+        ]
+        scoping = scope_terms(text, matches)
         apply_clause_logic(
             text,
             scoping,
@@ -209,7 +217,8 @@ class RulesReader:
         slots: dict[str, str] = {}
         running = session.active_search
         specs, spans = read_specs(
-            text, running.phrase if running is not None and not noun_domain else ""
+            masked(text, [(m.start, m.end) for m in mentions]),
+            running.phrase if running is not None and not noun_domain else "",
         )
         without_specs = masked(text, spans)
         budget = parse_budget(without_specs)
@@ -341,10 +350,11 @@ class RulesReader:
             for k in types_named_in(type_text, accept=within_words)
             or types_named_in(_product_type(nouns), accept=within_words)
         ]
-        if recipient in pet_slugs() and types:
-            # "a bed for my cat", "toys for the dog": the pet's goods of that kind.
-            for_pet = pet_goods_named(type_text, accept=within_words)
-            if for_pet and any(product_type(t) not in for_pet for t in types):
+        if recipient in pet_slugs() and intent == "search":
+            # "a bed for my cat", "toys for the dog", "dry food for my retriever": the pet's
+            # goods of that kind.
+            for_pet = pet_goods_named(type_text, recipient, accept=within_words)
+            if for_pet and (not types or any(product_type(t) not in for_pet for t in types)):
                 types = [k.slug for k in for_pet]
         # A type's name is more precise than a generic noun beside it ("chew toy": pet goods,
         # though "toy" alone is a toy).
