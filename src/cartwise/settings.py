@@ -260,7 +260,8 @@ class Settings(BaseSettings):
     the demo catalog its synthesized 180-day past); off: no history, no deals, no alerts."""
 
     max_watches_per_user: int = Field(default=100, ge=1)
-    """Live price and stock watches one shopper may keep (another past it: 409)."""
+    """Live price and stock watches one shopper may keep (another past it: 409); as many
+    closed ones (fired, cancelled, expired) are kept, the oldest forgotten past that."""
 
     alert_webhook_secret: str = ""
     """HMAC-SHA256 key signing the alerts posted to shoppers' webhooks

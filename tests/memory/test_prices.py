@@ -178,6 +178,36 @@ def test_concurrent_new_watches_stop_at_the_cap(watches: WatchStore) -> None:
                               currency="CNY"))  # fmt: skip
 
 
+def test_a_shopper_keeps_no_more_closed_watches_than_the_cap(watches: WatchStore) -> None:
+    """Made and closed over and over (cancelled, or fired), closed watches do not pile up: a
+    new one keeps the newest closed ones up to the cap (3 here) and forgets the rest, with
+    their index entries."""
+    closed = []
+    for n in range(8):
+        model = f"sony|model:x{n}"
+        made = watches.add(new_watch("dee", model=model, title=f"w{n}", kind="price",
+                                     target=300, currency="CNY", now=NOW + n))  # fmt: skip
+        if n % 2:
+            watches.cancel("dee", made.id)
+        else:
+            assert len(watches.fire([trigger(100, model=model)], FX, now=NOW + n)) == 1
+        closed.append(made.id)
+    live = watches.add(new_watch("dee", model="sony|model:x0", title="live", kind="price",
+                                 target=300, currency="CNY", now=NOW + 20))  # fmt: skip
+    kept = watches.list("dee", include_closed=True)
+    assert {w.id for w in kept if w.status != "active"} == set(closed[-3:])
+    assert [w.id for w in kept if w.status == "active"] == [live.id]
+    redis = getattr(watches, "_redis", None)
+    if redis is not None:  # nothing forgotten is left in a model's index
+        from cartwise.memory.backends.prices_redis import _index_key
+
+        indexed = [m.decode() for n in range(8)
+                   for m in redis.client.smembers(_index_key(f"sony|model:x{n}"))]  # fmt: skip
+        assert indexed and {m.rpartition("\x1f")[2] for m in indexed} <= {live.id, *closed[-3:]}
+    fired = watches.fire([trigger(100, model="sony|model:x0")], FX, now=NOW + 21)
+    assert [a.watch_id for a in fired] == [live.id]
+
+
 @pytest.mark.parametrize("target", [0, -5, 0.004, None, math.inf, math.nan, 1e9, 3e40])
 def test_a_price_watch_needs_a_target_some_price_can_be(target: float | None) -> None:
     with pytest.raises(InvalidInput):

@@ -108,19 +108,34 @@ return 1
 """
 
 # KEYS: watches hash, generation; ARGV: generation ('*': any), id, JSON, now (Unix seconds),
-# the cap. 1 when written, 0 when the user was erased since the generation was read, -1 when
-# the user already has the cap's number of live watches (counted here, in the same step as
-# the write, so concurrent adds cannot all pass one count).
+# the cap. {1, forgotten...} when written, {0} when the user was erased since the generation
+# was read, {-1} when the user already has the cap's number of live watches. The count and the
+# write are one step, so concurrent adds cannot all pass one count. Closed watches beyond the
+# cap's number are forgotten here, oldest first (their JSON is returned, to unindex them), so
+# a shopper's hash, and this script's walk over it, stay bounded.
 _ADD_LUA = """
-if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
-local now, live = tonumber(ARGV[4]), 0
-for _, raw in ipairs(redis.call('HVALS', KEYS[1])) do
-  local watch = cjson.decode(raw)
-  if watch.status == 'active' and tonumber(watch.expires_at) > now then live = live + 1 end
+if ARGV[1] ~= '*' and (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return {0} end
+local now, cap, live, closed = tonumber(ARGV[4]), tonumber(ARGV[5]), 0, {}
+local stored = redis.call('HGETALL', KEYS[1])
+for i = 1, #stored, 2 do
+  local watch = cjson.decode(stored[i + 1])
+  if watch.status == 'active' and tonumber(watch.expires_at) > now then
+    live = live + 1
+  else
+    closed[#closed + 1] = {stored[i], tonumber(watch.created_at) or 0, stored[i + 1]}
+  end
 end
-if live >= tonumber(ARGV[5]) then return -1 end
+if live >= cap then return {-1} end
+local forgotten = {1}
+if #closed > cap then
+  table.sort(closed, function(a, b) return a[2] > b[2] end)
+  for j = cap + 1, #closed do
+    redis.call('HDEL', KEYS[1], closed[j][1])
+    forgotten[#forgotten + 1] = closed[j][3]
+  end
+end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-return 1
+return forgotten
 """
 
 # KEYS: webhook, generation; ARGV: generation ('*': any), url ('' deletes). As _ADD_LUA.
@@ -437,9 +452,15 @@ class RedisWatchStore:
                 repr(time.time()),
                 self.max_watches,
             ]
-            written = int(self._add(keys=keys, args=args))
+            outcome = self._add(keys=keys, args=args)
+            written = int(outcome[0])
             if written != 1:
                 self._redis.client.srem(index, member)
+            for raw in outcome[1:]:
+                gone = Watch.model_validate_json(_text(raw))
+                self._redis.client.srem(
+                    _index_key(gone.model), f"{watch.user}{_SEPARATOR}{gone.id}"
+                )
         if written == -1:
             raise QuotaExceeded("watches", self.max_watches, "cancel one first")
         if written == 0:

@@ -336,6 +336,14 @@ class SqliteWatchStore:
             ).fetchone()
             if live >= self.max_watches:
                 raise QuotaExceeded("watches", self.max_watches, "cancel one first")
+            # Closed watches beyond the cap's number are forgotten, oldest first: made and
+            # cancelled over and over, they would pile up without end.
+            conn.execute(
+                "DELETE FROM watches WHERE id IN (SELECT id FROM watches WHERE user = ?"
+                " AND NOT (status = 'active' AND expires_at > ?)"
+                " ORDER BY json_extract(payload, '$.created_at') DESC LIMIT -1 OFFSET ?)",
+                (watch.user, time.time(), self.max_watches),
+            )
             self._put(conn, watch)
         return watch
 
