@@ -423,3 +423,14 @@ def test_a_colour_in_a_pets_name_is_the_pets_and_food_for_a_pet_is_its_food(
     reading = read(rules, "my golden retriever could use some new food")
     assert reading.types == ["dog_food"] and "color" not in reading.slots
     assert read(rules, "some wet food for my cat please").types == ["cat_food"]
+
+
+def test_where_the_thing_goes_is_no_product_asked_for(rules: RulesEngine) -> None:
+    lamps = searching("desk_lamp", "台灯")
+    reading = read(rules, "要亮一点的，摆在书桌上", lamps)
+    assert reading.types == [] and "书桌" not in reading.query
+    assert reading.followup is not None and reading.followup.kind == "refine"
+    assert read(rules, "放在床头柜上的小台灯").types == ["desk_lamp"]
+    assert read(rules, "a lamp to go on my nightstand").types == ["desk_lamp"]
+    # Asked for outright, it is the product.
+    assert read(rules, "a nightstand to go by my bed").types == ["nightstand"]

@@ -200,11 +200,16 @@ class RulesReader:
         contained = requests.contained_nouns(text, matches)
         nouns = [m for m in matches if m not in contained]
         owned = _owned_clauses(text, scoping, nouns)
-        nouns = [m for m in nouns if not any(s <= m.start < e for s, e in owned)]
-        noun_domain = _noun_domain(nouns, text) or _type_domain(text, contained, triggers)
+        # "小一点的，放床头柜上": where the thing goes is neither searched nor its type.
+        placed = requests.placed_nouns(text)
+        nouns = [m for m in nouns if not any(s <= m.start < e for s, e in [*owned, *placed])]
+        noun_domain = _noun_domain(nouns, text) or _type_domain(
+            masked(text, placed), contained, triggers
+        )
         domain = noun_domain or session.category
         removed: list[tuple[int, int]] = list(scoping.negated_spans)
         removed.extend(owned)
+        removed.extend(placed)
         removed.extend(requests.url_spans(text))
         # A person the purchase is for is no word of a listing; a pet may be ("dog food").
         removed.extend(

@@ -11,6 +11,8 @@ from cartwise.recall.references import PRODUCT_URL
 from cartwise.text import fold
 from cartwise.understanding.questions import is_gift_question, slot_of_question
 from cartwise.understanding.rules.lexicon import Match
+from cartwise.vocabulary import matcher
+from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
 # Words that name no product: what is left of a request once they are gone is its product.
 _GENERIC = re.compile(
@@ -105,6 +107,17 @@ _CONTAINER = re.compile(
 )
 
 
+_PLACED_ZH = re.compile(
+    r"(?:放在|放到|放|摆在|摆|搁在|搁|挂在|挂|贴在|装在)(?:我的|家里的?|我家的?)?$"
+)
+_PLACE_AFTER_ZH = re.compile(r"^(?:上面|里面|旁边|下面|上|里|边|旁|下)")
+_PLACED_EN = re.compile(
+    r"(?<![a-z])(?:put|goes|go|sit|sits|stand|stands|place|keep)\s+(?:it\s+|them\s+)?"
+    r"(?:on top of|next to|beside|under|on|in|by)\s+(?:the|my|our|a)?\s*$|"
+    r"(?<![a-z])on (?:my|our|the) $"
+)
+
+
 def contained_nouns(message: str, matches: Sequence[Match]) -> list[Match]:
     """Product nouns the asked-for thing must hold or fit ("能装15寸电脑", "fits a 16 inch
     laptop"): attributes of the request, never the product asked for."""
@@ -115,3 +128,24 @@ def contained_nouns(message: str, matches: Sequence[Match]) -> list[Match]:
         if m.first("domain") is not None
         and _CONTAINER.search(lowered[max(0, m.start - 24) : m.start])
     ]
+
+
+def placed_nouns(message: str) -> list[tuple[int, int]]:
+    """Spans of the goods the asked-for thing stands on or in, with the words that place it
+    ("放床头柜上", "放在书桌上的台灯", "to sit on my desk"): where it goes, never the product
+    asked for."""
+    lowered = message.lower()
+    names = matcher("product_type", "type_group", "product_noun").find(lowered)
+    return [span for m in names if (span := _placed(lowered, m)) is not None]
+
+
+def _placed(lowered: str, noun: VocabularyMatch) -> tuple[int, int] | None:
+    before = lowered[max(0, noun.start - 24) : noun.start]
+    if noun.surface.isascii():
+        lead = _PLACED_EN.search(before)
+        return None if lead is None else (noun.start - len(before) + lead.start(), noun.end)
+    lead = _PLACED_ZH.search(before)
+    after = _PLACE_AFTER_ZH.match(lowered[noun.end :])
+    if lead is None or after is None:
+        return None
+    return noun.start - len(before) + lead.start(), noun.end + after.end()
