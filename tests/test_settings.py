@@ -105,6 +105,24 @@ def test_an_embedder_nothing_can_build_is_an_invalid_setting(spec: str) -> None:
         Settings(_env_file=None, embedder=spec)  # type: ignore[call-arg]
 
 
+@pytest.mark.parametrize(
+    "trusted", ["", "172.28.0.10", "10.0.0.0/8", "::1, 192.0.2.80", "fd00::/64,127.0.0.1", "*"]
+)
+def test_forwarded_allow_ips_of_addresses_or_networks_is_accepted(trusted: str) -> None:
+    settings = Settings(_env_file=None, forwarded_allow_ips=trusted)  # type: ignore[call-arg]
+    assert settings.forwarded_allow_ips == trusted
+
+
+@pytest.mark.parametrize("trusted", ["172.28.0.1O", "nginx", "10.0.0.1/8", "*,10.0.0.1", "1.2.3"])
+def test_a_forwarded_allow_ips_entry_that_is_no_address_is_an_invalid_setting(
+    trusted: str,
+) -> None:
+    """The server would take it as a name no connection ever has: the proxy not trusted, every
+    client seen as the proxy's one address, sharing its limits."""
+    with pytest.raises(ValidationError, match="forwarded_allow_ips"):
+        Settings(_env_file=None, forwarded_allow_ips=trusted)  # type: ignore[call-arg]
+
+
 def test_the_default_sign_in_limit_is_valid_limits_notation() -> None:
     """The validator skips `limits` for the default (a command that never serves need not
     import it), so the default itself is checked here; any other value is parsed."""

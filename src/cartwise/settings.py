@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from ipaddress import ip_address, ip_network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -334,6 +335,22 @@ class Settings(BaseSettings):
         raise ValueError(
             "not an embedder: use e5:small, use:multilingual, openai:<model> or hashing:<dim>"
         )
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _check_trusted_proxies(cls, value: str) -> str:
+        if value.strip() in ("", "*"):
+            return value
+        for entry in (part.strip() for part in value.split(",")):
+            try:
+                # As uvicorn reads each entry: a network (host bits unset) or one address.
+                ip_network(entry) if "/" in entry else ip_address(entry)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is neither an IP address nor a network (such as 172.28.0.10 "
+                    "or 10.0.0.0/8); a name is never matched, so the proxy would not be trusted"
+                ) from None
+        return value
 
     @field_validator("redis_url")
     @classmethod
