@@ -434,3 +434,13 @@ def test_where_the_thing_goes_is_no_product_asked_for(rules: RulesEngine) -> Non
     assert read(rules, "a lamp to go on my nightstand").types == ["desk_lamp"]
     # Asked for outright, it is the product.
     assert read(rules, "a nightstand to go by my bed").types == ["nightstand"]
+
+
+def test_a_generic_noun_in_a_step_over_the_shown_goods_is_those_goods(
+    rules: RulesEngine,
+) -> None:
+    dog_beds = searching("pet_bed", "dog bed")
+    reading = read(rules, "order the beds from cheapest", dog_beds)
+    assert reading.types == ["pet_bed"] and reading.followup is not None
+    # A new request for that noun is a new kind of goods.
+    assert read(rules, "now a bed for my room", dog_beds).types == ["bed_frame"]

@@ -9,6 +9,7 @@ publishes it, and the dialogue layer asks it whether a requested type is carried
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -160,16 +161,24 @@ def pet_goods_named(text: str, pet: str = "", *, accept: Accept | None = None) -
     "toys", 玩具, "dry food") stands for the pet goods whose name it ends ("cat bed", 狗玩具,
     "dry dog food"), as a pet shop would read it; where several do, those naming the `pet`
     ("dog": dog food, not cat food). Empty when nothing named ends a pet product's name."""
-    pet_kinds = [t for t in product_types() if t.domain == "pets"]
-    found: list[ProductType] = []
-    kinds = matcher("product_type", "type_group", "product_noun", "domain_word")
-    for named in kinds.find(text, accept=accept):
-        surface = fold_form(named.surface)
-        for kind in pet_kinds:
-            if kind not in found and any(_ends_name(fold_form(n), surface) for n in kind.names):
-                found.append(kind)
+    found = goods_headed_by(text, [t for t in product_types() if t.domain == "pets"], accept=accept)
     own = [k for k in found if pet and any(pet in fold_form(n).split() for n in k.en_names)]
     return own or found
+
+
+def goods_headed_by(
+    text: str, kinds: Sequence[ProductType], *, accept: Accept | None = None
+) -> list[ProductType]:
+    """Those of `kinds` whose name ends in a kind of goods `text` names: "bed" heads "cat
+    bed", 玩具 heads 狗玩具, "food" heads "dry dog food"."""
+    found: list[ProductType] = []
+    named = matcher("product_type", "type_group", "product_noun", "domain_word")
+    for match in named.find(text, accept=accept):
+        surface = fold_form(match.surface)
+        for kind in kinds:
+            if kind not in found and any(_ends_name(fold_form(n), surface) for n in kind.names):
+                found.append(kind)
+    return found
 
 
 def _ends_name(name: str, noun: str) -> bool:

@@ -20,7 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cartwise.catalog.taxonomy import pet_goods_named, product_type, types_named_in
+from cartwise.catalog.taxonomy import (
+    goods_headed_by,
+    pet_goods_named,
+    product_type,
+    types_named_in,
+)
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.spec_request import asked_kind
@@ -361,6 +366,16 @@ class RulesReader:
             for_pet = pet_goods_named(type_text, recipient, accept=within_words)
             if for_pet and (not types or any(product_type(t) not in for_pet for t in types)):
                 types = [k.slug for k in for_pet]
+        running_kinds = [
+            kind
+            for kind in map(product_type, running.product_types if running is not None else [])
+            if kind is not None
+        ]
+        if plan_followup is not None and types and running_kinds:
+            # "sort the beds by price" over cat beds: the shown beds, not beds for people.
+            headed = goods_headed_by(type_text, running_kinds, accept=within_words)
+            if headed:
+                types = [k.slug for k in headed]
         # A type's name is more precise than a generic noun beside it ("chew toy": pet goods,
         # though "toy" alone is a toy).
         type_domains = {kind.domain for kind in map(product_type, types) if kind is not None}
