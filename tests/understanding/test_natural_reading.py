@@ -444,3 +444,14 @@ def test_a_generic_noun_in_a_step_over_the_shown_goods_is_those_goods(
     assert reading.types == ["pet_bed"] and reading.followup is not None
     # A new request for that noun is a new kind of goods.
     assert read(rules, "now a bed for my room", dog_beds).types == ["bed_frame"]
+
+
+def test_like_what_is_shown_but_changed_is_a_refinement_with_the_changes(
+    rules: RulesEngine,
+) -> None:
+    boots = searching("boots", "chelsea boots")
+    reading = read(rules, "something similar but less pricey, other brands are ok", boots)
+    assert reading.followup is not None
+    assert (reading.followup.kind, reading.followup.price) == ("refine", "lower")
+    assert reading.followup.other == ["brand"]
+    assert read(rules, "anything similar?", boots).followup.kind == "similar"  # type: ignore[union-attr]

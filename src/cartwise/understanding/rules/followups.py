@@ -399,15 +399,17 @@ def parse_followup(message: str, *, names_product: bool) -> FollowupCues:
         if len(refs) < 2:
             refs = list(dict.fromkeys([*refs, *_pair_refs(text, spans)]))
         return cues("compare")
-    if _search(SIMILAR, text, spans):
-        return cues("similar")
+    similar = _search(SIMILAR, text, spans)
     price: Literal["", "lower", "higher"] = ""
     if _search(CHEAPER, text, spans):
         price = "lower"
     elif _search(PRICIER, text, spans):
         price = "higher"
-    sort = _sort(text, spans)
     other = [name for pattern, name in OTHER if _search(pattern, text, spans)]
+    if similar and not (price or other):
+        return cues("similar")
+    # "similar vibe but cheaper, different brand is fine": like what is shown, with changes.
+    sort = _sort(text, spans)
     size_step: SizeStep = next((s for p, s in SIZE_STEPS if _search(p, text, spans)), "")
     question = bool(QUESTION_ZH.search(text) or QUESTION_EN.search(text))
     if other == ["color"] and not (price or size_step) and question and (refs or pronoun):
