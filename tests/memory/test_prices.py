@@ -6,13 +6,17 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from cartwise.catalog.model_identity import model_identity
+from cartwise.catalog.product import Product
 from cartwise.errors import AccountErased, InvalidInput, NotFound, QuotaExceeded
 from cartwise.memory import create_price_history, create_watch_store
 from cartwise.memory.pinned import PinnedWatches
 from cartwise.memory.price_facts import price_facts
+from cartwise.memory.price_recorder import PriceRecorder
 from cartwise.memory.prices import (
     DAY,
     Alert,
@@ -23,6 +27,7 @@ from cartwise.memory.prices import (
     new_watch,
 )
 from cartwise.settings import Settings
+from tests.factories import make_product
 
 NOW = 1_790_000_000.0
 FX = {"CNY": 1.0, "USD": 7.12, "GBP": 9.0}
@@ -130,6 +135,65 @@ def test_a_price_watch_is_not_met_by_an_offer_out_of_stock(watches: WatchStore) 
                           target=300, currency="CNY", now=NOW))  # fmt: skip
     assert watches.fire([trigger(199, stock=False)], FX, now=NOW) == []  # cannot be bought
     assert [a.price for a in watches.fire([trigger(199, restocked=True)], FX, now=NOW)] == [199]
+
+
+def headphones(platform: str, price: float, *, stock: bool = True) -> Product:
+    return make_product(f"{platform}-1", platform=platform, title="Sony WH-1000XM5 Headphones",
+                        brand="Sony", price=price, in_stock=stock)  # fmt: skip
+
+
+def recorder(history: PriceHistory, watches: WatchStore, **options: Any) -> PriceRecorder:
+    return PriceRecorder(history, watches, fx_to_base=FX, clock=lambda: NOW, **options)
+
+
+def test_a_platform_listing_a_watched_model_for_the_first_time_in_stock_fires_its_watches(
+    history: PriceHistory, watches: WatchStore
+) -> None:
+    ingest = recorder(history, watches)
+    ingest.record([headphones("jd", 2499, stock=False)])  # the listing the shopper watched
+    model = model_identity(headphones("jd", 2499))
+    stock = watches.add(new_watch("ann", model=model, title="x", kind="stock", target=None,
+                                  currency="CNY", now=NOW))  # fmt: skip
+    price = watches.add(new_watch("bob", model=model, title="x", kind="price", target=2300,
+                                  currency="CNY", now=NOW))  # fmt: skip
+    # taobao lists the model for the first time, in stock at 2,299: buyable, under bob's target.
+    ingest.record([headphones("jd", 2499, stock=False), headphones("taobao", 2299)])
+    assert ingest.finish() == (2, 2)
+    assert [(a.watch_id, a.kind, a.platform) for a in watches.alerts("ann")] == [
+        (stock.id, "stock", "taobao")
+    ]
+    assert [(a.watch_id, a.price) for a in watches.alerts("bob")] == [(price.id, 2299)]
+    # Once per watch: another platform's first listing raises nothing more ...
+    ingest.record([headphones("pinduoduo", 2199)])
+    assert ingest.finish() == (3, 2)
+    # ... and once re-armed, neither a new listing out of stock nor an unchanged one is news.
+    watches.update("ann", stock.id, rearm=True, now=NOW)
+    ingest.record([headphones("walmart", 2399, stock=False), headphones("taobao", 2299)])
+    assert ingest.finish() == (4, 2)
+    ingest.record([headphones("amazon", 2350)])
+    assert ingest.finish() == (5, 3)
+    assert sorted(a.platform for a in watches.alerts("ann")) == ["amazon", "taobao"]
+
+
+def test_a_new_offer_given_a_synthesized_past_is_still_news_to_its_watches(
+    history: PriceHistory, watches: WatchStore
+) -> None:
+    """The demo's first ingest writes each new offer a past ending in its state now; the
+    offer was never seen before, so it meets the watches of its model."""
+    from cartwise.memory.demo_prices import demo_history
+
+    model = model_identity(headphones("jd", 2499))
+    watches.add(new_watch("ann", model=model, title="x", kind="stock", target=None,
+                          currency="CNY", now=NOW))  # fmt: skip
+    watches.add(new_watch("bob", model=model, title="x", kind="price", target=2500,
+                          currency="CNY", now=NOW))  # fmt: skip
+    ingest = recorder(history, watches, backfill=lambda p, now: demo_history(p, now=now))
+    ingest.record([headphones("jd", 2499)])
+    points, alerts = ingest.finish()
+    assert points > 1 and alerts == 2
+    assert [a.kind for a in watches.alerts("ann") + watches.alerts("bob")] == ["stock", "price"]
+    ingest.record([headphones("jd", 2499)])  # seen now: in stock all along
+    assert ingest.finish() == (points, 2)
 
 
 def test_watches_are_per_user_and_capped(watches: WatchStore) -> None:

@@ -1,5 +1,7 @@
 """What an ingest writes besides the catalog: a price point for every offer whose price or
-stock changed, and the alerts of the watches those changes meet.
+stock changed, and the alerts of the watches those changes meet. An offer seen for the first
+time is a change: a platform listing a watched model, in stock, meets its stock watches (the
+model is now buyable) and, at or below the target, its price watches.
 
 `PriceRecorder` is the ingest pipeline's `PriceSink`: the pipeline hands it each upserted
 batch, it appends the points that changed, offers the changed offers to the watches of their
@@ -52,9 +54,10 @@ class PriceRecorder:
         now = self.clock()
         keys = [p.key for p in products]
         before = self.history.latest(keys)
+        first_seen = {key for key in keys if key not in before}
         backfilled: set[str] = set()
         if self.backfill is not None:
-            fresh = [p for p in products if p.key not in before]
+            fresh = [p for p in products if p.key in first_seen]
             pasts = {p.key: self.backfill(p, now) for p in fresh}
             self.points += self.history.backfill([pt for past in pasts.values() for pt in past])
             # A synthesized past ends in the offer's state now: nothing left to append.
@@ -63,13 +66,15 @@ class PriceRecorder:
         current = [point_of(p, now) for p in products if p.key not in backfilled]
         appended = {p.key for p in self.history.append_changed(current)}
         self.points += len(appended)
-        if self.watches is None or not appended:
+        # A backfilled offer is first seen too (no shopper saw its synthesized past).
+        changed = appended | backfilled
+        if self.watches is None or not changed:
             return
         triggers = []
         for product in products:
-            if product.key not in appended:
+            if product.key not in changed:
                 continue
-            previous = before.get(product.key)
+            buyable_before = product.key not in first_seen and before[product.key].in_stock
             triggers.append(
                 Trigger(
                     model=model_identity(product),
@@ -79,7 +84,7 @@ class PriceRecorder:
                     currency=product.currency,
                     price_base=product.price_base,
                     in_stock=product.in_stock,
-                    restocked=previous is not None and not previous.in_stock and product.in_stock,
+                    restocked=product.in_stock and not buyable_before,
                     url=product.url,
                 )
             )

@@ -206,7 +206,8 @@ class Trigger:
     price_base: float
     in_stock: bool
     restocked: bool = False
-    """The offer was out of stock at its previous point and is in stock now."""
+    """The offer is in stock now and was not before: out of stock at its previous point, or
+    seen for the first time (a platform listing the model anew)."""
     url: str = ""
 
 
