@@ -142,6 +142,38 @@ def test_reingested_shops_record_changes_only_and_fire_a_watch_once(
     assert read.facts() == facts
 
 
+def test_a_shop_listing_a_watched_model_for_the_first_time_fires_its_watches_once(
+    shop: Shop, shared_data: Path
+) -> None:
+    one, two = copy_webmall(shared_data, shop.tmp, 1), copy_webmall(shared_data, shop.tmp, 2)
+    edit_rows(one, {"1555": {"In stock?": "0"}})  # the cooler is sold out at shop 1
+    shop.ingest(one)
+    freezer = shop.service.get("webmall_1:1555")
+    assert freezer is not None and not freezer.in_stock
+    model = model_identity(freezer)
+    stock = shop.watches.add(new_watch("ann", model=model, title=freezer.title, kind="stock",
+                                       target=None, currency="GBP", now=T0))  # fmt: skip
+    price = shop.watches.add(new_watch("bob", model=model, title=freezer.title, kind="price",
+                                       target=50, currency="GBP", now=T0))  # fmt: skip
+
+    shop.clock.now = T0 + DAY  # shop 2 is ingested for the first time: 3324 is the same cooler
+    first = shop.ingest(two)
+    assert (first.price_points, first.alerts) == (first.ingested, 2)
+    (restocked,) = shop.watches.alerts("ann")
+    (cheaper,) = shop.watches.alerts("bob")
+    assert (restocked.watch_id, restocked.kind, restocked.platform, restocked.item_id) == (
+        stock.id, "stock", "webmall_2", "3324"
+    )  # fmt: skip
+    assert (cheaper.watch_id, cheaper.platform, cheaper.price) == (price.id, "webmall_2", 49.24)
+
+    shop.clock.now = T0 + 2 * DAY  # cheaper at shop 2, back at shop 1: both watches fired
+    edit_rows(two, {"3324": {"Sale price": "39.00"}})
+    edit_rows(one, {"1555": {"In stock?": "1"}})
+    again = [shop.ingest(two), shop.ingest(one)]
+    assert [(r.price_points, r.alerts) for r in again] == [(1, 0), (1, 0)]
+    assert len(shop.watches.alerts("ann")) == len(shop.watches.alerts("bob")) == 1
+
+
 def test_an_inflated_was_price_is_flagged_and_a_real_one_is_not(
     shop: Shop, shared_data: Path
 ) -> None:
