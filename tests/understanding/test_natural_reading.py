@@ -455,3 +455,14 @@ def test_like_what_is_shown_but_changed_is_a_refinement_with_the_changes(
     assert (reading.followup.kind, reading.followup.price) == ("refine", "lower")
     assert reading.followup.other == ["brand"]
     assert read(rules, "anything similar?", boots).followup.kind == "similar"  # type: ignore[union-attr]
+
+
+def test_a_present_asked_for_with_what_they_love_searches_that(rules: RulesEngine) -> None:
+    reading = read(rules, "looking for a birthday present for my niece, she adores unicorns")
+    assert reading.gift is not None
+    reading = read(rules, "想给外甥挑个礼物，他特别喜欢恐龙")
+    assert reading.gift is not None and reading.gift.interests == ["恐龙"]
+    assert "恐龙" in reading.query
+    # Words beside the interest stay in the search.
+    named = read(rules, "a gift for my aunt, she loves baking, maybe an apron?")
+    assert "apron" in named.query and "baking" in named.query

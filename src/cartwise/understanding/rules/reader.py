@@ -33,6 +33,7 @@ from cartwise.text import han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
 from cartwise.understanding.catalog_scope import names_gap
+from cartwise.understanding.questions import is_gift_question
 from cartwise.understanding.reading import (
     Conversation,
     Followup,
@@ -883,10 +884,14 @@ def _with_request_facts(reading: Reading, text: str, session: SessionPrefState) 
     update["slots"] = slots
     update["unusable_budget"] = unusable
     update["vague_budget"] = bool(cues.VAGUE_BUDGET.search(text))
-    interest = "" if reading.product_type else requests.gift_interest(text, session.open_questions)
+    interest = (
+        ""
+        if reading.product_type or reading.types
+        else requests.gift_interest(text, session.open_questions)
+    )
     gift = requests.is_gift(text) or bool(interest)
     query = reading.query
-    if interest:
+    if interest and any(is_gift_question(q) for q in session.open_questions):
         # "he likes hiking" answers our gift question: search what they are into.
         query = interest
         update["intent"] = "search"

@@ -43,10 +43,11 @@ def is_gift(message: str) -> bool:
     return bool(_GIFT.search(message.casefold()))
 
 
+# At the message's start (an answer) or a clause's (a request telling it, "…, he loves X").
 _INTEREST = re.compile(
-    r"^(?:well|ok(?:ay)?|hmm|so)?[,\s]*(?:he|she|they|my \w+)(?:'s|'re| is| are)?\s+(?:really\s+)?"
+    r"(?:^|[,，.。;；!！]\s*)(?:well|ok(?:ay)?|hmm|so)?[,\s]*(?:he|she|they|my \w+)(?:'s|'re| is| are)?\s+(?:really\s+|realy\s+|totally\s+)?"
     r"(?:likes?|loves?|enjoys?|into|a fan of|fond of|passionate about)\s+|"
-    r"^(?:嗯|那个)?[，,\s]*(?:他|她|ta|我\w{1,2})(?:平时|平常|一直|特别|很|比较|最)?"
+    r"(?:^|[,，.。;；!！]\s*)(?:嗯|那个)?[，,\s]*(?:他|她|ta|我\w{1,2})(?:平时|平常|一直|特别|很|比较|最)?"
     r"(?:喜欢|爱好是|爱|热爱|迷|对)(?:上)?\s*",
     re.IGNORECASE,
 )
@@ -55,13 +56,15 @@ _TRAILING = re.compile(r"(?:感兴趣|很感兴趣|的东西|之类的|什么的
 
 def gift_interest(message: str, open_questions: Sequence[str]) -> str:
     """What the recipient is into, when the message answers our gift question with it
-    ("he likes hiking" → "hiking", "她平时爱喝茶" → "喝茶"): the thing to search for."""
-    if not any(is_gift_question(q) for q in open_questions):
+    ("he likes hiking" → "hiking", "她平时爱喝茶" → "喝茶") or asks for a present with it
+    ("a present for my nephew, he loves dinosaurs"): the thing to search for."""
+    if not (any(is_gift_question(q) for q in open_questions) or is_gift(message)):
         return ""
     found = _INTEREST.search(message.strip())
     if found is None:
         return ""
-    return _TRAILING.sub("", message.strip()[found.end() :]).strip()
+    rest = message.strip()[found.end() :]
+    return _TRAILING.sub("", re.split(r"[,，.。;；!！?？]", rest, maxsplit=1)[0]).strip()
 
 
 _BARE_SIZE = re.compile(
