@@ -234,12 +234,29 @@ def refined_types(state: TurnState, search: ActiveSearch) -> set[str]:
     return scoped_types(state, search)
 
 
+def unfound_types(state: TurnState, candidates: Sequence[Candidate]) -> frozenset[str]:
+    """The types a new search named when its candidates hold none of them (empty otherwise,
+    and when it found nothing at all): "金色的狗粮" ranks gold things above every dog food,
+    whose listings do not say gold, so the turn searches again within the named types
+    (`nodes/search.py::search_within_types`) before the search speaks for itself. A search
+    with one candidate of a named type is kept to it by `in_scope` and is not searched again:
+    a type named loosely never replaces good matches found under another."""
+    resolution = state.get("resolution")
+    search = active_search(state)
+    if resolution is None or search is None or not resolution.new_search or not candidates:
+        return frozenset()
+    types = scoped_types(state, search)
+    if any(c.product.product_type in types for c in candidates):
+        return frozenset()
+    return frozenset(types)
+
+
 def in_scope(state: TurnState, candidates: Sequence[Candidate]) -> list[Candidate]:
     """Candidates of the active search's product types: a refinement, "more" or a sort
     stays on them ("cheaper" running shoes are running shoes, never cheap boots); "more like
     this" keeps to the shown item's own type. A new search keeps to the types the shopper
-    named, unless none of them was found (then the search speaks for itself). Products the
-    catalog gives no type pass."""
+    named, unless none of them was found, even within them (`unfound_types`): then the search
+    speaks for itself. Products the catalog gives no type pass."""
     resolution = state.get("resolution")
     search = active_search(state)
     if resolution is None or search is None:

@@ -13,9 +13,10 @@ from cartwise.agent.dialogue import (
     in_scope,
     referenced_picks,
     similarity_to,
+    unfound_types,
 )
 from cartwise.agent.events import elapsed_ms
-from cartwise.agent.nodes.search import to_candidates
+from cartwise.agent.nodes.search import search_within_types, to_candidates
 from cartwise.agent.picker import PickCriteria, budget_from_slots, item_picker
 from cartwise.agent.price_answers import answer_price_followup, offer_facts, picks_price_facts
 from cartwise.agent.price_compare import compare_prices
@@ -26,6 +27,7 @@ from cartwise.agent.spec_answers import (
     spec_winner,
     with_ties,
 )
+from cartwise.agent.spec_facts import spec_facts
 from cartwise.agent.state import Candidate, Pick, RunContext, TurnState
 from cartwise.agent.workflow import Runtime
 from cartwise.catalog.terms import TermMatcher
@@ -164,6 +166,25 @@ def criteria_for(
     )
 
 
+def unfit_type_notice(state: TurnState) -> str:
+    """Said when the catalog lists the asked type but none of its listings meets the specs."""
+    search = active_search(state)
+    if search is None:
+        return ""
+    language = state["plan"].language
+    asked = (
+        "，".join(spec_facts(search.specs, language))
+        if language == "zh"
+        else ", ".join(spec_facts(search.specs, language))
+    )
+    kind = search.product_type or search.phrase
+    if language == "zh":
+        return f"目录里的{kind}都标明了别的规格，没有符合{asked}的；其他种类的商品没有列出。"
+    return (
+        f"None of the catalog's {kind} listings meets {asked}; other kinds of goods are not shown."
+    )
+
+
 async def search_without_domain(context: RunContext, state: TurnState) -> list[Candidate]:
     """Nothing in the planner's domain anywhere: the domain was probably wrong, so search
     once more without it (the profile still comes from the ContextVar)."""
@@ -194,12 +215,27 @@ async def search_without_domain(context: RunContext, state: TurnState) -> list[C
 async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnState:
     deps, sink = runtime.context.deps, runtime.context.sink
     candidates = state.get("candidates", [])
+    retried: list[Candidate] = []
+    unfit = ""
+    personalized = state.get("personalization", [])
     if not candidates and state.get("query") and state["filters"].domains:
         candidates = await search_without_domain(runtime.context, state)
+    if types := unfound_types(state, candidates):
+        within = await search_within_types(state, runtime, types)
+        personalized = [*personalized, *within.personalization]
+        if within.candidates:
+            seen = {c.product.key for c in candidates}
+            retried = [c for c in within.candidates if c.product.key not in seen]
+            candidates = [*candidates, *retried]
+        elif within.type_listed:
+            # Every listing of the type breaks a spec ("金色的狗粮" where each dog food states
+            # another colour): what matched the spec under other types is not what was asked.
+            unfit = unfit_type_notice(state)
+            candidates = []
     candidates = in_scope(state, candidates)
     timings = {"searching": elapsed_ms(state["search_started_at"])}
     await sink.step_finished("searching")
-    personalization = any(state.get("personalization", []))
+    personalization = any(personalized)
     await sink.custom(
         "personalization",
         {"active": personalization, "likes": state.get("likes", []) if personalization else []},
@@ -282,7 +318,10 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
     notices: list[str] = []
     if search is not None:
         applied += spec_applied(search.specs, outcome.survivors, language)
-        notices = spec_notices(search.specs, outcome.survivors, language)
+        notices = [
+            *([unfit] if unfit else []),
+            *spec_notices(search.specs, outcome.survivors, language),
+        ]
     return {
         **({"answer": answer} if answer else {}),
         "picks": picks,
@@ -296,4 +335,6 @@ async def picker_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnSta
         "price_facts": facts,
         "model_lows": lows,
         "timings": timings,
+        # The scope node reads the candidates of the named types from the state.
+        **({"candidates": retried} if retried else {}),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Set
+from dataclasses import dataclass, replace
 
 from cartwise.agent.budget_search import BUDGET_PROBE_K, outside_budget
 from cartwise.agent.dialogue import MAX_PAGE_DEPTH, active_search, search_depth, search_page
@@ -24,6 +25,55 @@ from cartwise.recall.spec_search import unstated_keys
 
 SEARCH_NODE = "search"
 PICKER_NODE = "picker"
+
+
+@dataclass(frozen=True)
+class TypedSearch:
+    """What `search_within_types` found: the candidates of the named types (and the
+    searches' personalization flags), and whether the catalog has listings of them at all."""
+
+    candidates: list[Candidate]
+    personalization: list[bool]
+    type_listed: bool
+
+
+async def search_within_types(
+    state: TurnState, runtime: Runtime[RunContext], types: frozenset[str]
+) -> TypedSearch:
+    """The turn's searches once more, each filtered to `types` at recall, at the same depth
+    and with the same specs and budget probe, in any domain (`dialogue.unfound_types` says
+    when): listings of the type that do not state an asked spec come back marked as such.
+    When none comes back, one more look without the specs tells whether the type is listed
+    at all (each of its listings then states a value breaking a spec). Types the catalog
+    does not list are not searched: what the search found speaks for itself (the scope
+    node says when nothing of the kind is carried)."""
+    types = types & runtime.context.deps.recall.catalog_kinds().types
+    if not types:
+        return TypedSearch([], [], type_listed=False)
+    # The type says what was asked more precisely than the planner's domain, which may
+    # have been what emptied the search (`picker.search_without_domain`).
+    within = {"product_types": types, "domains": []}
+    filters = state["filters"].model_copy(update=within)
+    scoped: TurnState = {**state, "filters": filters}
+    if (probe := state.get("budget_probe")) is not None:
+        scoped["budget_probe"] = probe.model_copy(update=within)
+    sends = fan_out(scoped)
+    if isinstance(sends, str):
+        return TypedSearch([], [], type_listed=False)
+    updates = await asyncio.gather(*(search_node(send.arg, runtime) for send in sends))
+    found = TypedSearch(
+        [c for update in updates for c in update.get("candidates", [])],
+        [p for update in updates for p in update.get("personalization", [])],
+        type_listed=False,
+    )
+    if found.candidates or not filters.has_specs:
+        # Nothing without specs: a budget or brand left the type out, not a spec.
+        return replace(found, type_listed=bool(found.candidates))
+    anywhere = filters.without_specs().model_copy(update={"platforms": state["platforms"]})
+    listed = await asyncio.to_thread(
+        runtime.context.deps.recall.search, state["query"], k=1, filters=anywhere
+    )
+    return replace(found, type_listed=bool(listed.results))
 
 
 def fan_out(state: TurnState) -> list[Send] | str:
