@@ -35,7 +35,7 @@ def deps(settings: Settings) -> Iterator[AgentDeps]:
     [
         ("anything good for a flimsy wobbly gizmo thing", "en"),
         ("有没有能让那个咯吱响的玩意儿安静点的", "zh"),
-        # A present told by what they love, when nothing sold is near it.
+        # A present told by what they love, when nothing sold holds a word of it.
         ("looking for a birthday present for my niece, she adores unicorns", "en"),
         ("想给外甥挑个礼物，他特别喜欢恐龙", "zh"),
     ],

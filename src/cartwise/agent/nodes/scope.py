@@ -62,13 +62,15 @@ async def scope_node(state: TurnState, runtime: Runtime[RunContext]) -> TurnStat
             floor=settings.catalog_relevance_floor,
             recipient=plan.recipient,
         )
-        # An interest ("he likes hiking") is no product type: it is never "not carried".
+        # An interest ("he likes hiking") is no product type: its nearest matches that hold
+        # its words (hiking boots) answer the gift question, and it is never "not carried".
         for_interests = plan.gift is not None and bool(plan.gift.interests)
         if not verdict.carried and verdict.rule == "relevance":
             # Only far matches and no word saying what the request is: neither "not carried"
             # nor the far matches (for "he loves dinosaurs", jeans and a vacuum), but one
             # question.
-            unsure = True
+            worded = any(c.score_lexical > 0 for c in state.get("candidates", []))
+            unsure = not (for_interests and worded)
         elif not verdict.carried:
             closest = closest_type(
                 verdict, ranked, types, plan.language, floor=settings.catalog_closest_floor
