@@ -466,3 +466,12 @@ def test_a_present_asked_for_with_what_they_love_searches_that(rules: RulesEngin
     # Words beside the interest stay in the search.
     named = read(rules, "a gift for my aunt, she loves baking, maybe an apron?")
     assert "apron" in named.query and "baking" in named.query
+
+
+def test_noise_cancelling_earphones_are_any_kind_and_a_price_question_is_no_search_word(
+    rules: RulesEngine,
+) -> None:
+    reading = read(rules, "降噪耳机哪款好，现在多少钱")
+    assert set(reading.types) == {"earbuds", "over_ear_headphones"}
+    assert "多少钱" not in reading.query
+    assert read(rules, "头戴式降噪耳机").types == ["over_ear_headphones"]
