@@ -475,3 +475,8 @@ def test_noise_cancelling_earphones_are_any_kind_and_a_price_question_is_no_sear
     assert set(reading.types) == {"earbuds", "over_ear_headphones"}
     assert "多少钱" not in reading.query
     assert read(rules, "头戴式降噪耳机").types == ["over_ear_headphones"]
+
+
+def test_a_kind_named_by_a_modifier_said_apart_is_that_kind(rules: RulesEngine) -> None:
+    assert read(rules, "想给女儿买个车，要遥控的").types == ["rc_car"]
+    assert read(rules, "看看包，要双肩的那种").types == ["backpack"]

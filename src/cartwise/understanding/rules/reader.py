@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from cartwise.catalog.taxonomy import (
+    ProductType,
     goods_headed_by,
     pet_goods_named,
     product_type,
@@ -29,7 +30,7 @@ from cartwise.catalog.taxonomy import (
 from cartwise.memory.session_state import SessionConstraint, SessionPrefState
 from cartwise.memory.store import SELF, Category, Polarity, PreferenceEntry, Strength
 from cartwise.recall.spec_request import asked_kind
-from cartwise.text import han_runs, has_han
+from cartwise.text import HAN_RUN, han_runs, has_han
 from cartwise.understanding.acts import Act, ActClassifier
 from cartwise.understanding.budgets import without_unusable_budget
 from cartwise.understanding.catalog_scope import names_gap
@@ -361,6 +362,9 @@ class RulesReader:
             for k in types_named_in(type_text, accept=within_words)
             or types_named_in(_product_type(nouns), accept=within_words)
         ]
+        if not types and language == "zh":
+            # "买辆车，遥控的那种", "买个包，双肩的": the modifier said apart names the kind.
+            types = [k.slug for k in _kind_said_apart(text, query)]
         if recipient in pet_slugs() and intent == "search":
             # "a bed for my cat", "toys for the dog", "dry food for my retriever": the pet's
             # goods of that kind.
@@ -789,6 +793,24 @@ def _opens_clause(before: str) -> bool:
     """Whether a noun preceded by `before` in its clause is the clause's subject ("宝宝快一岁
     了", "my baby is 8 months"), not a modifier ("like a baby carrier")."""
     return before.strip().lower() in _CLAUSE_SUBJECT_LEAD
+
+
+def _kind_said_apart(text: str, query: str) -> list[ProductType]:
+    """The product type a Chinese modifier and a noun of the phrase name together when
+    joined (遥控 + 车: 遥控车, 双肩 + 包: 双肩包), the modifier said as a clause of its own
+    ("，遥控的那种", "，要双肩的")."""
+    pieces = [p for p in query.split() if HAN_RUN.fullmatch(p)]
+    apart = [p for p in pieces if re.search(rf"(?:^|[，,。；;\s])(?:要|是)?{re.escape(p)}的", text)]
+    for modifier in apart:
+        for noun in pieces:
+            if noun == modifier:
+                continue
+            for size in range(min(3, len(noun)), 0, -1):
+                compound = modifier + noun[-size:]
+                named = types_named_in(compound)
+                if len(named) == 1 and compound in named[0].zh_names:
+                    return named
+    return []
 
 
 def _owned_clauses(text: str, scoping: Scoping, nouns: list[Match]) -> list[tuple[int, int]]:
