@@ -480,3 +480,11 @@ def test_noise_cancelling_earphones_are_any_kind_and_a_price_question_is_no_sear
 def test_a_kind_named_by_a_modifier_said_apart_is_that_kind(rules: RulesEngine) -> None:
     assert read(rules, "想给女儿买个车，要遥控的").types == ["rc_car"]
     assert read(rules, "看看包，要双肩的那种").types == ["backpack"]
+
+
+def test_a_quality_whose_name_starts_with_not_is_wanted_not_refused(rules: RulesEngine) -> None:
+    reading = read(rules, "煎锅要不粘的")
+    assert "不粘" in reading.query
+    assert all(p.polarity != Polarity.DISLIKE for p in reading.stated)
+    refused = read(rules, "不要不粘的，涂层不放心")
+    assert [(p.polarity, p.slug) for p in refused.stated] == [(Polarity.DISLIKE, "non-stick")]
