@@ -408,7 +408,10 @@ def test_goods_said_to_be_disliked_with_nothing_asked_are_a_taste(rules: RulesEn
     assert read(rules, "推荐点玩具，我讨厌塑料做的").intent == "search"
 
 
-def test_plural_things_no_shop_carries_are_gaps() -> None:
+def test_things_no_shop_carries_are_gaps_in_the_plural_and_places_to_eat() -> None:
+    assert names_gap("酒店附近有没有好吃的饭馆")
+    assert names_gap("where to eat around the old town tonight?")
+    assert not names_gap("a restaurant-quality chef knife")
     assert names_gap("any studio condos near the beach?")
     assert names_gap("looking to adopt two parakeets")
     assert not names_gap("my gran lives alone and loves tea")
