@@ -150,6 +150,17 @@ def _block_words(block: str) -> tuple[tuple[int, int], ...]:
     return tuple((start, end) for _word, start, end in jieba_segmenter().tokenize(block))
 
 
+def closing_particle_at(text: str, position: int) -> bool:
+    """Whether `text[position]` is a particle closing its clause (吧 in "破壁机吧，", not in
+    "去酒吧喝"): the text ends or a non-word character follows it."""
+    after = position + 1
+    return (
+        position < len(text)
+        and text[position] in SENTENCE_FINAL_PARTICLES
+        and (after == len(text) or not text[after].isalnum())
+    )
+
+
 def word_at(text: str, position: int) -> tuple[int, int] | None:
     """The span of jieba's word of `text` that holds `position`. jieba cuts a text block by
     block and never across one, so only the block holding `position` is segmented (once:

@@ -16,7 +16,7 @@ from functools import cache
 from cartwise.catalog.product import Domain
 from cartwise.errors import ConfigurationError
 from cartwise.vocabulary import matcher
-from cartwise.vocabulary.matcher import Accept, fold_form
+from cartwise.vocabulary.matcher import Accept, Matcher, fold_form
 from cartwise.vocabulary.nouns import plurals
 from cartwise.vocabulary.taxonomy import taxonomy
 
@@ -172,13 +172,17 @@ def goods_headed_by(
     """Those of `kinds` whose name ends in a kind of goods `text` names: "bed" heads "cat
     bed", 玩具 heads 狗玩具, "food" heads "dry dog food"."""
     found: list[ProductType] = []
-    named = matcher("product_type", "type_group", "product_noun", "domain_word")
-    for match in named.find(text, accept=accept):
+    for match in goods_names().find(text, accept=accept):
         surface = fold_form(match.surface)
         for kind in kinds:
             if kind not in found and any(_ends_name(fold_form(n), surface) for n in kind.names):
                 found.append(kind)
     return found
+
+
+def goods_names() -> Matcher:
+    """Every word naming goods: types, umbrella words, generic nouns and domain words."""
+    return matcher("product_type", "type_group", "product_noun", "domain_word")
 
 
 def _ends_name(name: str, noun: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Literal, Protocol
 
 import ahocorasick_rs
 
-from cartwise.text import SENTENCE_FINAL_PARTICLES, narrow, word_at
+from cartwise.text import closing_particle_at, narrow, word_at
 from cartwise.vocabulary.entries import Entry, Kind
 from cartwise.vocabulary.nouns import plurals
 
@@ -232,19 +232,13 @@ def within_words(folded: str, match: Match) -> bool:
     if match.surface.isascii():
         return True
     after = word_at(folded, match.end) if match.end < len(folded) else None
+    # The segmentation reads a name's last character and the particle closing its clause as
+    # one word (机吧 in 先买个破壁机吧，): that word still ends at the name.
     if (
         after is not None
         and after[0] < match.end
-        and not _ends_on_a_particle(folded, after[1], match.end)
+        and not (after[1] == match.end + 1 and closing_particle_at(folded, match.end))
     ):
         return False
     at_start = word_at(folded, match.start)
     return not (at_start is not None and at_start[0] < match.start and at_start[1] < match.end)
-
-
-def _ends_on_a_particle(folded: str, word_end: int, name_end: int) -> bool:
-    """Whether the word ending at `word_end` is a name's last character and the particle
-    closing its clause, which the segmentation took for one word (机吧 in 先买个破壁机吧，).
-    A particle inside a clause is no particle (酒吧 in 去酒吧喝一杯)."""
-    closes = word_end == len(folded) or not folded[word_end].isalnum()
-    return closes and word_end == name_end + 1 and folded[name_end] in SENTENCE_FINAL_PARTICLES

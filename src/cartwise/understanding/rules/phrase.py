@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cartwise.text import SENTENCE_FINAL_PARTICLES, word_at
+from cartwise.text import closing_particle_at, word_at
 from cartwise.understanding.rules.lexicon import Match
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 from cartwise.vocabulary.phrase_words import groups_of, phrase_word_matcher
@@ -54,9 +54,7 @@ def search_phrase(text: str, removed: Sequence[tuple[int, int]], terms: Sequence
         if len(match.surface) > 1:
             return True
         singles.append(match.start)
-        if match.surface in SENTENCE_FINAL_PARTICLES and (
-            match.end == len(folded) or not folded[match.end].isalnum()
-        ):
+        if closing_particle_at(folded, match.start):
             return True  # 吧 of 破壁机吧, which the segmentation reads as one word
         return word_at(folded, match.start) == (match.start, match.end)
 

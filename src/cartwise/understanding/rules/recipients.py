@@ -46,8 +46,10 @@ _ZH_PET_PATTERN = re.compile(
     + ")"
 )
 _EN_PETS = sorted((f for f in _PET_FORMS if f.isascii()), key=len, reverse=True)
+# A Chinese "my" before an English name ("我的 golden retriever") is "my".
+_ZH_MY = r"(?:我的|我家的?|我们家的?|咱家的?)"
 _EN_PET_PATTERN = re.compile(
-    r"(?:(?<![a-z])(?:my|our|the|for (?:my|our|a|the))\s+|(?:我的|我家的?|我们家的?|咱家的?)\s*)"
+    rf"(?:(?<![a-z])(?:my|our|the|for (?:my|our|a|the))\s+|{_ZH_MY}\s*)"
     r"(?:\w+\s+)?(?P<form>" + "|".join(re.escape(f) for f in _EN_PETS) + r")(?:'s)?(?![a-z-])"
 )
 # A purchase verb right before a pet: the animal itself is what is bought ("想买只布偶猫").
@@ -69,7 +71,7 @@ _EN_PATTERN = re.compile(
     + "|".join(re.escape(f) for f in _EN_FORMS)
     + r")(?:'s)?(?![a-z-])"
 )
-_ZH_POSSESSIVE_BEFORE = re.compile(r"(?:我的|我家的?|我们家的?|咱家的?|给我的?)\s*$")
+_ZH_POSSESSIVE_BEFORE = re.compile(rf"(?:{_ZH_MY}|给我的?)\s*$")
 _ZH_PATTERN = re.compile("|".join(re.escape(f) for f in _ZH_FORMS))
 # A friend's name right after the word: "朋友小林", "my friend Alice", "my friend, Tom".
 _ZH_NAME = re.compile(rf"^(?:叫)?(?P<name>(?:小|老|阿)[{HAN}]|[{HAN}]{{2}}(?=[，,。\s]|$))")
@@ -108,7 +110,6 @@ def find_recipients(text: str) -> list[Mention]:
         taken.append(hit.span())
     for hit in _EN_PATTERN.finditer(lowered):
         form = hit.group("form")
-        # "我的 golden retriever": a Chinese "my" before an English name is "my".
         owned = bool(hit.group("pos")) or bool(_ZH_POSSESSIVE_BEFORE.search(lowered[: hit.start()]))
         if form in _NEEDS_POSSESSIVE and not owned:
             continue

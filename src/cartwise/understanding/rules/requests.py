@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cartwise.catalog.taxonomy import goods_names
 from cartwise.recall.references import PRODUCT_URL
 from cartwise.text import fold
 from cartwise.understanding.questions import is_gift_question, slot_of_question
 from cartwise.understanding.rules.lexicon import Match
-from cartwise.vocabulary import matcher
 from cartwise.vocabulary.matcher import Match as VocabularyMatch
 
 # Words that name no product: what is left of a request once they are gone is its product.
@@ -138,8 +138,7 @@ def placed_nouns(message: str) -> list[tuple[int, int]]:
     ("放床头柜上", "放在书桌上的台灯", "to sit on my desk"): where it goes, never the product
     asked for."""
     lowered = message.lower()
-    names = matcher("product_type", "type_group", "product_noun").find(lowered)
-    return [span for m in names if (span := _placed(lowered, m)) is not None]
+    return [span for m in goods_names().find(lowered) if (span := _placed(lowered, m)) is not None]
 
 
 def _placed(lowered: str, noun: VocabularyMatch) -> tuple[int, int] | None:
